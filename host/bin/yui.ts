@@ -1,0 +1,22 @@
+#!/usr/bin/env -S npx tsx
+/** The `yui` command: the host and its subcommands. */
+
+type Main = (argv: string[]) => Promise<number>;
+
+// Each subcommand lives in its own module exporting `main(argv): Promise<number>`.
+const commands: Record<string, string> = {
+  store: "../store/cli.ts",
+};
+
+async function run(argv: string[]): Promise<number> {
+  const [cmd, ...rest] = argv;
+  const path = cmd ? commands[cmd] : undefined;
+  if (!path) {
+    process.stderr.write(`usage: yui <${Object.keys(commands).join("|")}> [options]\n`);
+    return 2;
+  }
+  const mod = (await import(new URL(path, import.meta.url).href)) as { main: Main };
+  return mod.main(rest);
+}
+
+process.exitCode = await run(process.argv.slice(2));

@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# The README's test command: sets up everything the tests need, then runs every check and test.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup-system.sh
+bash scripts/setup-node.sh
+[ -f scripts/build.sh ] && bash scripts/build.sh
+echo "[test] typecheck"
+npx tsc -p tsconfig.json --noEmit
+for m in Mods/*/; do
+  [ -f "$m/tsconfig.json" ] && npx tsc -p "$m/tsconfig.json" --noEmit
+done
+echo "[test] lint"
+npx biome check .
+echo "[test] vitest"
+mkdir -p test-output
+set +e
+npx vitest run --reporter=default --reporter=json --outputFile.json=test-output/vitest.json "$@"
+rc=$?
+set -e
+node scripts/summary.mjs test-output/vitest.json || true
+exit $rc

@@ -1,0 +1,19 @@
+import { defineConfig } from "vitest/config";
+
+// One run covers the app (src/, host/, tools/) and every mod, each mod being its own
+// project with its own vitest.config.ts so `npm test -w Mods/<mod>` runs it alone.
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: "app",
+          include: ["src/**/*.test.ts", "host/**/*.test.ts", "tools/**/*.test.ts"],
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      "Mods/*/vitest.config.ts",
+    ],
+  },
+});
