@@ -1,0 +1,110 @@
+import type { CallRunner } from "./calls.ts";
+import { BackendError, parseData, streamErrorMessage } from "./http.ts";
+import { hermesProgress } from "./progress.ts";
+import type { SseEvent } from "./sse.ts";
+import type { EngineEvent } from "./types.ts";
+
+/** What one streamed chat.completion response produced. */
+export interface ChatResponseResult {
+  text: string;
+  finishReason: string | null;
+}
+
+interface HeldCall {
+  index: number;
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !Array.isArray(v);
+
+/**
+ * Reads one Chat Completions stream: speech deltas go to onText at once; tool-call fragments are held per
+ * index until a chunk carries a finish_reason (or the stream ends), then released in index order.
+ */
+export async function readChatResponse(
+  events: AsyncIterable<SseEvent>,
+  runner: CallRunner,
+  onText: (delta: string) => void,
+  emit: (e: EngineEvent) => void,
+): Promise<ChatResponseResult> {
+  let text = "";
+  let finishReason: string | null = null;
+  let held = new Map<string, HeldCall>();
+  let releasedCount = 0;
+  let progressCount = 0;
+
+  const release = () => {
+    const calls = [...held.values()].sort((a, b) => a.index - b.index);
+    held = new Map();
+    for (const c of calls) {
+      releasedCount++;
+      runner.release(c.id, c.name, c.arguments);
+      if (!runner.isClientTool(c.name))
+        emit({ type: "tool_status", call_id: c.id, name: c.name, status: "done" });
+    }
+  };
+
+  const hold = (fragment: Obj, position: number) => {
+    const fn = isObj(fragment.function) ? fragment.function : {};
+    const id = typeof fragment.id === "string" && fragment.id ? fragment.id : undefined;
+    const index = typeof fragment.index === "number" ? fragment.index : undefined;
+    // Key by index (the documented way); a provider that omits it is keyed by id, else by position.
+    const key = index !== undefined ? `i${index}` : id !== undefined ? `id:${id}` : `p${position}`;
+    let call = held.get(key);
+    if (!call) {
+      const at = index ?? held.size + releasedCount;
+      call = { index: at, id: id ?? `call_${at}`, name: "", arguments: "" };
+      held.set(key, call);
+    } else if (id && call.id.startsWith("call_") && call.id !== id && !call.name) {
+      call.id = id;
+    }
+    const name = typeof fn.name === "string" ? fn.name : "";
+    // Names arrive whole; a provider repeating the name on every fragment must not double it.
+    if (name && call.name !== name)
+      call.name = call.name && !call.name.endsWith(name) ? call.name + name : name;
+    const args = fn.arguments;
+    if (typeof args === "string") call.arguments += args;
+    else if (isObj(args)) call.arguments = JSON.stringify(args);
+  };
+
+  for await (const ev of events) {
+    if (ev.data === "[DONE]") break;
+    const payload = parseData(ev.data);
+    if (ev.event === "error")
+      throw new BackendError(`backend error: ${streamErrorMessage(payload ?? ev.data)}`);
+    if (ev.event === "hermes.tool.progress" || (isObj(payload) && payload.type === "hermes.tool.progress")) {
+      const status = hermesProgress(payload, `hermes_${++progressCount}`);
+      if (status) emit(status);
+      continue;
+    }
+    if (ev.event && ev.event !== "message" && !ev.event.startsWith("chat.completion")) continue;
+    if (!isObj(payload)) continue;
+    if (payload.error !== undefined && payload.error !== null) {
+      throw new BackendError(`backend error: ${streamErrorMessage(payload)}`);
+    }
+    const choices = Array.isArray(payload.choices) ? payload.choices : [];
+    const choice = choices.find((c) => isObj(c) && (c.index ?? 0) === 0) as Obj | undefined;
+    if (!choice) continue;
+    const delta = isObj(choice.delta) ? choice.delta : isObj(choice.message) ? choice.message : {};
+    if (typeof delta.content === "string" && delta.content) {
+      text += delta.content;
+      onText(delta.content);
+    }
+    if (Array.isArray(delta.tool_calls)) {
+      delta.tool_calls.forEach((f, i) => {
+        if (isObj(f)) hold(f, i);
+      });
+    } else if (isObj(delta.function_call)) {
+      hold({ index: 0, function: delta.function_call }, 0);
+    }
+    if (typeof choice.finish_reason === "string" && choice.finish_reason) {
+      finishReason = choice.finish_reason;
+      release();
+    }
+  }
+  release();
+  return { text, finishReason };
+}

@@ -1,0 +1,82 @@
+import type { ClientTool, ToolResult } from "../tools/client-tools.ts";
+
+/** How a turn ended. */
+export type TurnOutcome = "spoken" | "silent" | "error" | "stopped";
+
+/** A function_call_output item kept for a call the turn left unanswered (Responses). */
+export interface UnansweredOutput {
+  type: "function_call_output";
+  call_id: string;
+  output: string | ResponsesOutputPart[];
+}
+
+export type ResponsesOutputPart =
+  | { type: "input_text"; text: string }
+  | { type: "input_image"; image_url: string; detail: "auto" };
+
+export interface TurnEnd {
+  type: "turn_end";
+  outcome: TurnOutcome;
+  /** Everything the turn said, responses joined. */
+  text: string;
+  round_trips: number;
+  /** Responses: the id of the turn's last response; null on Chat Completions. */
+  response_id: string | null;
+  error: string | null;
+  /** Responses: one output per call left unanswered, sent ahead of the next turn's user message. */
+  unanswered: UnansweredOutput[];
+}
+
+/** Everything the engine reports, in the order it happens. */
+export type EngineEvent =
+  | { type: "request"; n: number; url: string; body: Record<string, unknown> }
+  | { type: "text"; delta: string }
+  | {
+      type: "cue";
+      call_id: string;
+      name: string;
+      arguments: Record<string, unknown>;
+      /** Offset in the turn's text at which the cue plays. */
+      offset: number;
+    }
+  | {
+      type: "tool_call";
+      call_id: string;
+      name: string;
+      arguments: Record<string, unknown> | null;
+      result: ToolResult;
+    }
+  | { type: "tool_status"; call_id: string; name: string; status: "running" | "done" }
+  | TurnEnd;
+
+/** What one turn needs. */
+export interface TurnInput {
+  /** The user's message (or the addressed turn's / signal's text). */
+  text: string;
+  /** The client context block of this turn, sent as a system message right before the user message. */
+  context?: string;
+  /** The registry declared on this turn. */
+  tools: ClientTool[];
+  presetId: string;
+  signal?: AbortSignal;
+  onEvent?: (e: EngineEvent) => void;
+}
+
+export type Transport = "chat" | "responses";
+
+export interface EngineOptions {
+  transport: Transport;
+  /** The backend's OpenAI-compatible base URL, e.g. http://127.0.0.1:11434/v1. */
+  baseUrl: string;
+  apiKey?: string;
+  model?: string;
+  /** Deprecated (removed in v0.6.0): the Expression Broker's URL; Responses only. The client then declares no tools. */
+  brokerBaseUrl?: string;
+  /** The persona: a system message (Chat Completions) or `instructions` (Responses). */
+  instructions?: string;
+  /** A stream with no byte for this long ends the turn as an error. Default 60 s. */
+  idleTimeoutMs?: number;
+  fetch?: typeof fetch;
+  /** Extra request headers. */
+  headers?: Record<string, string>;
+}
