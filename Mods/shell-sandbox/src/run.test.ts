@@ -1,0 +1,152 @@
+import { randomInt } from "node:crypto";
+import { mkdtemp, readdir, readFile, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUN_OUTPUT_CAP_BYTES, RUN_TIMEOUT_EXIT_CODE } from "./limits.ts";
+import { msg } from "./messages.ts";
+import { type Runner, runCommand } from "./run.ts";
+import { makeRunner } from "./sandbox.ts";
+
+let ws: string;
+let plain: Runner;
+
+beforeAll(async () => {
+  ws = await realpath(await mkdtemp(path.join(tmpdir(), "shell-sandbox-run-")));
+  plain = makeRunner("none", ws);
+});
+
+afterAll(async () => {
+  await rm(ws, { recursive: true, force: true });
+});
+
+/** Live (non-zombie) processes whose argv is exactly `argv`, found through /proc. */
+async function processesRunning(argv: string[]): Promise<number[]> {
+  const want = `${argv.join("\0")}\0`;
+  const found: number[] = [];
+  for (const name of await readdir("/proc")) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const [cmdline, stat] = await Promise.all([
+        readFile(`/proc/${name}/cmdline`, "utf8"),
+        readFile(`/proc/${name}/stat`, "utf8"),
+      ]);
+      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
+      if (cmdline === want && state !== "Z") found.push(Number(name));
+    } catch {
+      // The process ended while we looked.
+    }
+  }
+  return found;
+}
+
+/** A `sleep` argument no other process on the machine uses, so /proc tells our sleeps apart. */
+const uniqueSleep = () => String(900_000 + randomInt(99_999));
+
+describe("runCommand", () => {
+  it("returns the exit code, stdout and stderr separately, in the workspace", async () => {
+    const r = await runCommand(plain, "pwd; echo oops >&2; exit 3", 10_000);
+    expect(r).toEqual({
+      exit_code: 3,
+      stdout: `${ws}\n`,
+      stderr: "oops\n",
+      truncated: false,
+      timed_out: false,
+    });
+  });
+
+  it("reports death by a signal as 128 + the signal number, as shells do", async () => {
+    const r = await runCommand(plain, "kill -TERM $$", 10_000);
+    expect(r.exit_code).toBe(128 + 15);
+  });
+
+  it("gives the command an empty stdin, so one that reads input ends", async () => {
+    const r = await runCommand(plain, "cat; echo after", 10_000);
+    expect(r).toMatchObject({ exit_code: 0, stdout: "after\n", timed_out: false });
+  });
+
+  it("runs bash, so bash syntax works", async () => {
+    const r = await runCommand(
+      plain,
+      'set -o pipefail; [[ 1 == 1 ]] && [ -n "$BASH_VERSION" ] && echo bash',
+      10_000,
+    );
+    expect(r.stdout).toBe("bash\n");
+  });
+
+  it("caps stdout at the documented byte count and says it truncated", async () => {
+    const r = await runCommand(
+      plain,
+      `head -c ${RUN_OUTPUT_CAP_BYTES + 5000} /dev/zero | tr '\\0' a`,
+      10_000,
+    );
+    expect(r.truncated).toBe(true);
+    expect(r.stdout).toBe("a".repeat(RUN_OUTPUT_CAP_BYTES));
+    expect(r.exit_code).toBe(0);
+  });
+
+  it("caps stderr separately", async () => {
+    const r = await runCommand(
+      plain,
+      `echo small; head -c ${RUN_OUTPUT_CAP_BYTES + 1} /dev/zero | tr '\\0' e >&2`,
+      10_000,
+    );
+    expect(r.stdout).toBe("small\n");
+    expect(r.stderr.length).toBe(RUN_OUTPUT_CAP_BYTES);
+    expect(r.truncated).toBe(true);
+  });
+
+  it("does not split a UTF-8 character at the cap", async () => {
+    // cap-1 ASCII bytes then "é" (2 bytes): the cap falls between the two bytes of é.
+    const r = await runCommand(
+      plain,
+      `head -c ${RUN_OUTPUT_CAP_BYTES - 1} /dev/zero | tr '\\0' a; printf '\\303\\251tail'`,
+      10_000,
+    );
+    expect(r.truncated).toBe(true);
+    expect(r.stdout).toBe("a".repeat(RUN_OUTPUT_CAP_BYTES - 1));
+    expect(r.stdout).not.toContain("\uFFFD");
+  });
+
+  it("keeps a multi-byte character that fits exactly under the cap", async () => {
+    const r = await runCommand(
+      plain,
+      `head -c ${RUN_OUTPUT_CAP_BYTES - 2} /dev/zero | tr '\\0' a; printf '\\303\\251more'`,
+      10_000,
+    );
+    expect(r.stdout).toBe(`${"a".repeat(RUN_OUTPUT_CAP_BYTES - 2)}é`);
+  });
+
+  it("on timeout kills the whole process group, children included, and returns what was printed", async () => {
+    const s = uniqueSleep();
+    const r = await runCommand(
+      plain,
+      `sleep ${s} & (sleep ${s}; echo never) & echo started; sleep ${s}`,
+      1000,
+    );
+    expect(r).toEqual({
+      exit_code: RUN_TIMEOUT_EXIT_CODE,
+      stdout: "started\n",
+      stderr: "",
+      truncated: false,
+      timed_out: true,
+    });
+    expect(await processesRunning(["sleep", s])).toEqual([]);
+  });
+
+  it("returns when the shell exits even if a background job still holds its output", async () => {
+    const s = uniqueSleep();
+    // Were run to wait for the pipes to close, it would only end at the timeout.
+    const r = await runCommand(plain, `sleep ${s} & echo done`, 20_000);
+    expect(r).toMatchObject({ exit_code: 0, stdout: "done\n", timed_out: false });
+    for (const pid of await processesRunning(["sleep", s])) process.kill(pid, "SIGKILL");
+  });
+
+  it("refuses an empty command and reports a shell that cannot start", async () => {
+    await expect(runCommand(plain, "  ", 1000)).rejects.toThrow(msg.commandEmpty());
+    const broken: Runner = { argv: ["/nonexistent/shell", "-c"], cwd: ws, env: {} };
+    await expect(runCommand(broken, "true", 1000)).rejects.toThrow(
+      msg.spawnFailed("spawn /nonexistent/shell ENOENT"),
+    );
+  });
+});
