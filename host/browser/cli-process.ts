@@ -1,0 +1,74 @@
+import { spawn } from "node:child_process";
+import { OutputCollector } from "./result-text.ts";
+
+/** How one CLI invocation ended. */
+export type CliOutcome =
+  | { started: false; reason: string }
+  | {
+      started: true;
+      /** The exit code; null when a signal ended it. */
+      code: number | null;
+      signal: NodeJS.Signals | null;
+      /** The backstop fired and the CLI was killed. */
+      killed: boolean;
+      stdout: OutputCollector;
+      stderr: OutputCollector;
+    };
+
+/**
+ * Runs the CLI once with an argv array (no shell), writes input to its stdin and closes it, and kills it with
+ * SIGKILL at the backstop. Resolves when the CLI exits; a process it left holding its pipes (ego lite, a killed
+ * script) is not waited for beyond graceMs.
+ */
+export function runCli(opts: {
+  path: string;
+  args: readonly string[];
+  input?: string;
+  env: NodeJS.ProcessEnv;
+  backstopMs: number;
+  graceMs: number;
+  /** Called once the CLI is running. */
+  onSpawn?: () => void;
+}): Promise<CliOutcome> {
+  return new Promise((resolve) => {
+    const child = spawn(opts.path, [...opts.args], { env: opts.env, stdio: ["pipe", "pipe", "pipe"] });
+    const stdout = new OutputCollector();
+    const stderr = new OutputCollector();
+    let killed = false;
+    let backstop: NodeJS.Timeout | undefined;
+
+    let spawned = false;
+    // Before "spawn", an error means the CLI could not be started (EACCES, a bad interpreter, ...).
+    child.on("error", (err) => {
+      if (!spawned) resolve({ started: false, reason: err.message });
+    });
+    child.once("spawn", () => {
+      spawned = true;
+      opts.onSpawn?.();
+      backstop = setTimeout(() => {
+        killed = true;
+        child.kill("SIGKILL");
+      }, opts.backstopMs);
+      // The CLI may exit before reading everything: a broken pipe is its business, not a host crash.
+      child.stdin.on("error", () => undefined);
+      child.stdin.end(opts.input ?? "");
+    });
+    child.stdout.on("data", (c: Buffer) => stdout.push(c));
+    child.stderr.on("data", (c: Buffer) => stderr.push(c));
+    child.stdout.on("error", () => undefined);
+    child.stderr.on("error", () => undefined);
+
+    child.once("exit", (code, signal) => {
+      if (backstop) clearTimeout(backstop);
+      const closed = new Promise<void>((r) => child.once("close", () => r()));
+      const grace = new Promise<void>((r) => setTimeout(r, opts.graceMs).unref());
+      void Promise.race([closed, grace]).then(() => {
+        child.stdout.destroy();
+        child.stderr.destroy();
+        stdout.finish();
+        stderr.finish();
+        resolve({ started: true, code, signal, killed, stdout, stderr });
+      });
+    });
+  });
+}
