@@ -1,0 +1,13 @@
+// The shared kit every YUI mod is built on: one loopback guard, one way to serve MCP, one CLI port.
+export { parsePort, portFromArgs } from "./cli.ts";
+export { connectClient } from "./client.ts";
+export { GUARD_REFUSALS, isLoopbackHost, isLoopbackOrigin, loopbackGuard } from "./guard.ts";
+export {
+  type RunModOptions,
+  runMod,
+  SERVE_ERRORS,
+  type ServedMcp,
+  type ServeMcpOptions,
+  serveMcp,
+} from "./serve.ts";
+export { toolError, toolJson, toolText } from "./tool-result.ts";
