@@ -1,0 +1,249 @@
+/**
+ * The host's embedded key-value store: SQLite (better-sqlite3) in WAL mode under `dataDir()`.
+ * Synchronous by design: each call is one short transaction, durable when it returns (synchronous=FULL).
+ * Several processes may open one store (the host and a `yui chat`); each sees the others' writes through
+ * `onChange`, which polls `PRAGMA data_version` (it changes only when another connection committed) and
+ * then reads the rows whose revision passed the last one seen. See docs/store.md.
+ */
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import Database from "better-sqlite3";
+import { dataDir } from "../paths.ts";
+import { defaultValue, isSecretKey, keySpec, StoreError, validateValue } from "./schema.ts";
+import "./keys.ts";
+
+/** The store file's name inside the data directory. */
+export const STORE_FILE = "store.sqlite3";
+
+/** How often a store with listeners checks for other processes' writes, in ms. */
+export const DEFAULT_POLL_MS = 100;
+
+/** One change as listeners see it. `value` is the new value, or the key's default after a delete. */
+export interface StoreChange {
+  key: string;
+  value: unknown;
+  deleted: boolean;
+  /** Who wrote it: "app", "cli", "user", a preset id, ... as the writer said. */
+  who: string;
+  /** The store-wide revision of this change (increasing). */
+  rev: number;
+  /** Secret keys (API keys): a bridge must not forward these to a page. */
+  secret: boolean;
+}
+
+export type ChangeListener = (change: StoreChange) => void;
+
+/** The store's synchronous API. */
+export interface Store {
+  /** The SQLite file. */
+  readonly path: string;
+  /** The value of `key`, or its registered default when unset (undefined for an unknown unset key). */
+  get(key: string): unknown;
+  /** Whether `key` holds a stored value (not just its default). */
+  has(key: string): boolean;
+  /** Validates and writes `value`; throws StoreError on an unknown key or a refused value. */
+  set(key: string, value: unknown, who?: string): void;
+  /** Reads, transforms and writes one key in one transaction no other process can interleave. */
+  update<T>(key: string, fn: (current: T) => T, who?: string): T;
+  /** Removes a stored value (the key reads its default again); false when nothing was stored. */
+  delete(key: string, who?: string): boolean;
+  /** The keys holding a stored value, sorted. */
+  list(): string[];
+  /** Calls `listener` for every change from this or another process; returns the unsubscribe. */
+  onChange(listener: ChangeListener): () => void;
+  /** Delivers other processes' pending changes now instead of at the next poll. */
+  poll(): void;
+  close(): void;
+}
+
+export interface OpenStoreOptions {
+  /** Poll interval for other processes' writes, in ms. */
+  pollMs?: number;
+  /** Clock for the rows' write time. */
+  now?: () => number;
+}
+
+interface Row {
+  key: string;
+  value: string | null;
+  who: string;
+  rev: number;
+}
+
+/** Opens (creating if needed) the store in `dir`, by default `dataDir()`; the caller closes it. */
+export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {}): Store {
+  mkdirSync(dir, { recursive: true });
+  const path = join(dir, STORE_FILE);
+  const db = new Database(path, { timeout: 5000 });
+  db.pragma("journal_mode = WAL");
+  // FULL: a commit is on disk when set() returns, so a SIGKILL (or power cut) loses only the write in flight.
+  db.pragma("synchronous = FULL");
+  db.exec(`CREATE TABLE IF NOT EXISTS kv (
+    key TEXT PRIMARY KEY,
+    value TEXT,            -- JSON; NULL marks a deleted key so other processes still see the delete
+    who TEXT NOT NULL,
+    at INTEGER NOT NULL,
+    rev INTEGER NOT NULL
+  );
+  CREATE INDEX IF NOT EXISTS kv_rev ON kv(rev);`);
+
+  const now = options.now ?? Date.now;
+  const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
+  const selectOne = db.prepare<[string], Row>("SELECT key, value, who, rev FROM kv WHERE key = ?");
+  const selectSince = db.prepare<[number], Row>(
+    "SELECT key, value, who, rev FROM kv WHERE rev > ? ORDER BY rev",
+  );
+  const selectKeys = db.prepare<[], { key: string }>(
+    "SELECT key FROM kv WHERE value IS NOT NULL ORDER BY key",
+  );
+  const maxRev = db.prepare<[], { rev: number }>("SELECT coalesce(max(rev), 0) AS rev FROM kv");
+  const upsert = db.prepare<[string, string | null, string, number, number]>(
+    `INSERT INTO kv (key, value, who, at, rev) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(key) DO UPDATE SET value = excluded.value, who = excluded.who, at = excluded.at, rev = excluded.rev`,
+  );
+
+  const listeners = new Set<ChangeListener>();
+  let lastRev = maxRev.get()!.rev;
+  let dataVersion = db.pragma("data_version", { simple: true }) as number;
+  let timer: NodeJS.Timeout | undefined;
+  let closed = false;
+
+  function check(): void {
+    if (closed) throw new StoreError("the store is closed");
+  }
+
+  function decode(row: Row): unknown {
+    if (row.value === null) return defaultValue(row.key);
+    try {
+      const raw: unknown = JSON.parse(row.value);
+      // A row written before a schema change may no longer fit: answer the default rather than crash.
+      const spec = keySpec(row.key);
+      if (!spec) return raw;
+      const parsed = spec.schema.safeParse(raw);
+      return parsed.success ? parsed.data : defaultValue(row.key);
+    } catch {
+      return defaultValue(row.key);
+    }
+  }
+
+  function write(key: string, json: string | null, who: string): void {
+    const rev = maxRev.get()!.rev + 1;
+    upsert.run(key, json, who, now(), rev);
+  }
+
+  // Emits every row past lastRev, ours and other processes' alike, in revision order.
+  function flush(): void {
+    if (closed) return;
+    dataVersion = db.pragma("data_version", { simple: true }) as number;
+    const rows = selectSince.all(lastRev);
+    for (const row of rows) {
+      lastRev = Math.max(lastRev, row.rev);
+      const change: StoreChange = {
+        key: row.key,
+        value: decode(row),
+        deleted: row.value === null,
+        who: row.who,
+        rev: row.rev,
+        secret: isSecretKey(row.key),
+      };
+      for (const l of [...listeners]) {
+        try {
+          l(change);
+        } catch (err) {
+          // One failing listener must not starve the others nor break the writer.
+          queueMicrotask(() => {
+            throw err;
+          });
+        }
+      }
+    }
+  }
+
+  function pollTick(): void {
+    if (closed) return;
+    const v = db.pragma("data_version", { simple: true }) as number;
+    if (v !== dataVersion) flush();
+  }
+
+  function syncTimer(): void {
+    if (listeners.size > 0 && !timer && !closed) {
+      timer = setInterval(pollTick, pollMs);
+      timer.unref();
+    } else if (listeners.size === 0 && timer) {
+      clearInterval(timer);
+      timer = undefined;
+    }
+  }
+
+  const setTx = db.transaction((key: string, json: string, who: string) => write(key, json, who));
+  const deleteTx = db.transaction((key: string, who: string): boolean => {
+    const row = selectOne.get(key);
+    if (!row || row.value === null) return false;
+    write(key, null, who);
+    return true;
+  });
+
+  const store: Store = {
+    path,
+    get(key) {
+      check();
+      const row = selectOne.get(key);
+      return row ? decode(row) : defaultValue(key);
+    },
+    has(key) {
+      check();
+      const row = selectOne.get(key);
+      return !!row && row.value !== null;
+    },
+    set(key, value, who = "app") {
+      check();
+      const parsed = validateValue(key, value);
+      setTx.immediate(key, JSON.stringify(parsed), who);
+      flush();
+    },
+    update<T>(key: string, fn: (current: T) => T, who = "app"): T {
+      check();
+      const tx = db.transaction((): T => {
+        const row = selectOne.get(key);
+        const current = (row ? decode(row) : defaultValue(key)) as T;
+        const next = validateValue(key, fn(structuredClone(current))) as T;
+        write(key, JSON.stringify(next), who);
+        return next;
+      });
+      const next = tx.immediate();
+      flush();
+      return next;
+    },
+    delete(key, who = "app") {
+      check();
+      const removed = deleteTx.immediate(key, who);
+      if (removed) flush();
+      return removed;
+    },
+    list() {
+      check();
+      return selectKeys.all().map((r) => r.key);
+    },
+    onChange(listener) {
+      check();
+      listeners.add(listener);
+      syncTimer();
+      return () => {
+        listeners.delete(listener);
+        syncTimer();
+      };
+    },
+    poll() {
+      check();
+      flush();
+    },
+    close() {
+      if (closed) return;
+      listeners.clear();
+      syncTimer();
+      closed = true;
+      db.close();
+    },
+  };
+  return store;
+}
