@@ -32,11 +32,11 @@ end)
 
 test("a session other than the map id answers stale_session and runs nothing", function()
   local w = W.standard()
-  local before = #w.chat
+  local before = #w.printed
   local err = E.err(w:rpc({ op = "say", id = W.id(), session = "other-map", args = { text = "hi" } }),
     P.code.stale_session, { map_id = storage.map_id })
   E.truthy(err.message:find(storage.map_id, 1, true), "message names the current map")
-  E.eq(#w.chat, before, "nothing was said")
+  E.eq(#w.printed, before, "nothing was said")
   E.err(w:rpc({ op = "events_since", session = "other-map", args = { seq = 0 } }), P.code.stale_session)
 end)
 
@@ -90,14 +90,14 @@ test("a write replays its stored result for the same id and args without running
   local first = w:rpc({ op = "say", id = id, args = { text = "on my way" } })
   E.ok(first)
   E.eq(first.replayed, nil, "first reply is not a replay")
-  E.eq(#w.chat, 1, "said once")
+  E.eq(#w.printed, 1, "said once")
   w:tick(10)
   local again = w:rpc({ op = "say", id = id, args = { text = "on my way" } })
   E.ok(again)
   E.eq(again.replayed, true, "replayed")
   E.eq(again.result, first.result, "same result")
   E.eq(again.tick, first.tick + 10, "the current tick")
-  E.eq(#w.chat, 1, "not said twice")
+  E.eq(#w.printed, 1, "not said twice")
 end)
 
 test("a replay compares args deeply, whatever their key order", function()
@@ -117,7 +117,7 @@ test("the same id with other args or another op answers id_conflict and runs not
   local err = E.err(w:rpc({ op = "say", id = id, args = { text = "on my way!" } }), P.code.id_conflict, { id = id })
   E.truthy(err.message:find(id, 1, true), "message names the id")
   E.err(w:rpc({ op = "stop", id = id }), P.code.id_conflict, { id = id })
-  E.eq(#w.chat, 1, "said once")
+  E.eq(#w.printed, 1, "said once")
 end)
 
 test("a write that failed is not stored, so its id can be retried", function()

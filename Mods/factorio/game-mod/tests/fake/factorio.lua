@@ -742,6 +742,8 @@ function World:kill(entity, cause, force)
   self:remove_entity(d)
   local pd = self.player_characters[entity]
   if pd then
+    -- A dead player stays where the character fell until the respawn.
+    pd.position = { x = d.position.x, y = d.position.y }
     pd.ticks_to_respawn = 600
     self:raise("on_player_died", { player_index = pd.index, cause = cause })
   end
@@ -903,7 +905,7 @@ function fake.world(scenario)
     player_characters = {},
     players_by_name = {},
     rcon_out = {},
-    chat = {},
+    printed = {},
     force_prints = {},
     player_prints = {},
     renderings = {},
@@ -975,7 +977,7 @@ function fake.world(scenario)
     end,
     get_surface = function(k) return world.surfaces[k] end,
     print = function(message, print_settings)
-      world.chat[#world.chat + 1] = { message = message, settings = print_settings }
+      world.printed[#world.printed + 1] = { message = message, settings = print_settings }
     end,
     get_entity_by_unit_number = function(n)
       local d = world.by_unit[n]
