@@ -1,5 +1,4 @@
-import { randomInt } from "node:crypto";
-import { mkdtemp, readdir, readFile, realpath, rm } from "node:fs/promises";
+import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -7,6 +6,7 @@ import { RUN_OUTPUT_CAP_BYTES, RUN_TIMEOUT_EXIT_CODE } from "./limits.ts";
 import { msg } from "./messages.ts";
 import { type Runner, runCommand } from "./run.ts";
 import { makeRunner } from "./sandbox.ts";
+import { processesRunning, uniqueSleep } from "./testing/proc.ts";
 
 let ws: string;
 let plain: Runner;
@@ -19,29 +19,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(ws, { recursive: true, force: true });
 });
-
-/** Live (non-zombie) processes whose argv is exactly `argv`, found through /proc. */
-async function processesRunning(argv: string[]): Promise<number[]> {
-  const want = `${argv.join("\0")}\0`;
-  const found: number[] = [];
-  for (const name of await readdir("/proc")) {
-    if (!/^\d+$/.test(name)) continue;
-    try {
-      const [cmdline, stat] = await Promise.all([
-        readFile(`/proc/${name}/cmdline`, "utf8"),
-        readFile(`/proc/${name}/stat`, "utf8"),
-      ]);
-      const state = stat.slice(stat.lastIndexOf(")") + 2, stat.lastIndexOf(")") + 3);
-      if (cmdline === want && state !== "Z") found.push(Number(name));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return found;
-}
-
-/** A `sleep` argument no other process on the machine uses, so /proc tells our sleeps apart. */
-const uniqueSleep = () => String(900_000 + randomInt(99_999));
 
 describe("runCommand", () => {
   it("returns the exit code, stdout and stderr separately, in the workspace", async () => {

@@ -73,6 +73,12 @@ describe("Workspace.resolve", () => {
     );
   });
 
+  it("refuses a missing file under a link out as escaping, not as missing (no probing outside)", async () => {
+    await expect(ws.resolve("to-outside-dir/none.txt", "existing")).rejects.toThrow(
+      msg.symlinkEscapes("to-outside-dir/none.txt"),
+    );
+  });
+
   it("refuses a dangling symlink, so it cannot create a file where it points", async () => {
     await expect(ws.resolve("dangling-out", "create")).rejects.toThrow(msg.danglingSymlink("dangling-out"));
     await expect(ws.resolve("dangling-out/x", "create")).rejects.toThrow(

@@ -58,8 +58,11 @@ export class Workspace {
       // realpath failed but the entry itself exists: a symlink to nowhere. Refusing it keeps a link
       // planted in the workspace from being a way to create files wherever it points.
       if (await exists(lexical)) throw new ToolError(msg.danglingSymlink(input));
+      // Check the ancestors before saying "no such file", so a planted link to a directory outside
+      // cannot be used to learn which files exist there.
+      const fresh = await this.resolveNew(lexical, input);
       if (mode === "existing") throw new ToolError(msg.notFound(input));
-      return this.resolveNew(lexical, input);
+      return fresh;
     }
   }
 

@@ -1,0 +1,82 @@
+import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { RUN_TIMEOUT_EXIT_CODE } from "./limits.ts";
+import { type Runner, runCommand } from "./run.ts";
+import { BWRAP_ENV, bwrapArgv, makeRunner } from "./sandbox.ts";
+import { processesAfterDeath, uniqueSleep } from "./testing/proc.ts";
+
+// These run the real bubblewrap (Debian's bubblewrap, listed in apt-packages.txt), as root here.
+let ws: string;
+let boxed: Runner;
+
+beforeAll(async () => {
+  ws = await realpath(await mkdtemp(path.join(tmpdir(), "shell-sandbox-bwrap-")));
+  boxed = makeRunner("bwrap", ws);
+});
+
+afterAll(async () => {
+  await rm(ws, { recursive: true, force: true });
+});
+
+const run = (command: string, timeoutMs = 20_000) => runCommand(boxed, command, timeoutMs);
+
+describe("bwrap mode", () => {
+  it("runs in the workspace, which is writable and shared with the host", async () => {
+    const r = await run("pwd; echo made > from-box.txt");
+    expect(r).toMatchObject({ exit_code: 0, stdout: `${ws}\n` });
+    expect(await readFile(path.join(ws, "from-box.txt"), "utf8")).toBe("made\n");
+  });
+
+  it("keeps the system read-only and hides home directories and the host's /tmp", async () => {
+    const hostTmpEntry = path.basename(ws);
+    const r = await run(
+      `touch /usr/x 2>/dev/null && echo usr-writable; touch /etc/x 2>/dev/null && echo etc-writable;` +
+        ` ls /root 2>/dev/null && echo root-visible; ls /home 2>/dev/null && echo home-visible;` +
+        ` ls /tmp | grep -c . ; ls "$(dirname "$PWD")" | grep -x ${hostTmpEntry}`,
+    );
+    // /tmp is a fresh tmpfs holding only the mount point on the way to the workspace.
+    expect(r.stdout).toBe(`1\n${hostTmpEntry}\n`);
+  });
+
+  it("drops every capability and clears the server's environment", async () => {
+    process.env.SHELL_SANDBOX_TEST_TOKEN = "must-not-leak";
+    try {
+      const r = await run("grep '^CapEff' /proc/self/status; env | sort");
+      const expectedEnv = Object.entries({ ...BWRAP_ENV, PWD: ws })
+        .map(([k, v]) => `${k}=${v}`)
+        .sort();
+      expect(r.stdout).toContain("CapEff:\t0000000000000000\n");
+      expect(r.stdout).not.toContain("must-not-leak");
+      for (const line of expectedEnv) expect(r.stdout).toContain(`${line}\n`);
+    } finally {
+      delete process.env.SHELL_SANDBOX_TEST_TOKEN;
+    }
+  });
+
+  it("gives the command its own PID namespace", async () => {
+    const r = await run("ls /proc | grep -cx '[0-9]*'");
+    // Only bwrap's init, the shell and ls (and grep): nothing of the host.
+    expect(Number(r.stdout.trim())).toBeLessThan(6);
+  });
+
+  it("on timeout kills everything the command started inside the sandbox", async () => {
+    const s = uniqueSleep();
+    const r = await run(`sleep ${s} & (sleep ${s}) & echo started; sleep ${s}`, 1500);
+    expect(r).toMatchObject({ exit_code: RUN_TIMEOUT_EXIT_CODE, timed_out: true, stdout: "started\n" });
+    // The kill reaches bwrap; its init dies with it and the kernel ends the whole PID namespace,
+    // which takes a moment, so this polls /proc for a few seconds rather than looking once.
+    const left = await processesAfterDeath(["sleep", s]);
+    expect(left).toEqual([]);
+  });
+
+  it("builds the argv with the workspace bound read-write and the shell last", () => {
+    const argv = bwrapArgv("/w", "/bin/bash");
+    expect(argv.slice(-3)).toEqual(["--", "/bin/bash", "-c"]);
+    const bind = argv.indexOf("--bind");
+    expect(argv.slice(bind, bind + 3)).toEqual(["--bind", "/w", "/w"]);
+    expect(argv).toContain("--die-with-parent");
+    expect(argv).toContain("--clearenv");
+  });
+});

@@ -1,0 +1,74 @@
+// Starts the whole mod from a Config: opens the workspace, picks the runner, serves MCP through the
+// kit on 127.0.0.1 and, in the container, relays the container's interface to it.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { serveMcp } from "@yui/mod-kit";
+import type { Config } from "./config.ts";
+import { type Relay, startRelay } from "./relay.ts";
+import { killAllRuns } from "./run.ts";
+import { makeRunner } from "./sandbox.ts";
+import { buildServer, MOD_NAME, MOD_VERSION } from "./tools.ts";
+import { Workspace } from "./workspace.ts";
+
+/** A running shell-sandbox mod. */
+export interface SandboxServer {
+  /** The MCP endpoint on 127.0.0.1. */
+  url: string;
+  port: number;
+  workspace: Workspace;
+  close(): Promise<void>;
+}
+
+/** Where the relay listens in --container mode; a parameter so tests can keep it on loopback. */
+export interface StartOptions {
+  relayHost?: string;
+}
+
+/** Fails fast when bwrap mode is asked for but bubblewrap cannot make a sandbox here. */
+async function checkBwrap(workspace: string): Promise<void> {
+  const runner = makeRunner("bwrap", workspace);
+  const [file, ...args] = runner.argv;
+  try {
+    await promisify(execFile)(file ?? "bwrap", [...args, "true"], {
+      cwd: workspace,
+      env: runner.env,
+      timeout: 30_000,
+    });
+  } catch (e) {
+    const err = e as { stderr?: string; message: string };
+    throw new Error(`--sandbox bwrap cannot start bubblewrap here: ${(err.stderr || err.message).trim()}`);
+  }
+}
+
+/** Starts the mod; throws an Error with a printable message when the workspace, port or sandbox fails. */
+export async function startSandboxServer(cfg: Config, opts: StartOptions = {}): Promise<SandboxServer> {
+  const workspace = await Workspace.open(cfg.workspace);
+  if (cfg.sandbox === "bwrap") await checkBwrap(workspace.realRoot);
+  const runner = makeRunner(cfg.sandbox, workspace.realRoot);
+  const served = await serveMcp({
+    name: MOD_NAME,
+    version: MOD_VERSION,
+    // In the container the relay owns the published port; the server takes any free loopback one.
+    port: cfg.container ? 0 : cfg.port,
+    build: () => buildServer({ workspace, runner }),
+  });
+  let relay: Relay | undefined;
+  if (cfg.container) {
+    try {
+      relay = await startRelay(opts.relayHost ?? "0.0.0.0", cfg.port, served.port);
+    } catch (e) {
+      await served.close();
+      throw e;
+    }
+  }
+  return {
+    url: served.url,
+    port: relay?.port ?? served.port,
+    workspace,
+    async close() {
+      killAllRuns();
+      await relay?.close();
+      await served.close();
+    },
+  };
+}
