@@ -5,12 +5,12 @@
  *                       works), with taskSpace() provided by ./sdk.mjs. The script's stdout and stderr both come out
  *                       on this CLI's stderr; a non-zero exit adds ego lite's "exited with code N" line.
  *                       Killing this CLI does not stop the script, as with ego lite.
- *   ego-browser skill   prints a guide on stdout.
+ *   ego-browser skill   prints ./guide.md on stdout.
  * Behaviour switches (environment): EGO_STANDIN_SKILL=ok|fail|hang, EGO_STANDIN_TAKEN=<space>[,<space>] (spaces the
  * user took over), EGO_STANDIN_LOG=<file> (JSON lines: what was received, when spaces opened, when runs ended).
  */
 import { spawn } from "node:child_process";
-import { appendFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { appendFileSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { constants, tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -62,7 +62,7 @@ function runSkill() {
   } else if (mode === "hang") {
     setInterval(() => undefined, 60_000);
   } else {
-    process.stdout.write(STANDIN_GUIDE);
+    process.stdout.write(readFileSync(new URL("./guide.md", import.meta.url)));
   }
 }
 

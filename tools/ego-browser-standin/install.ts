@@ -4,12 +4,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 
+/** The guide the stand-in's `skill` prints. */
+export const STANDIN_GUIDE_FILE = fileURLToPath(new URL("./guide.md", import.meta.url));
+
 /** The stand-in program itself. */
 export const STANDIN_PROGRAM = fileURLToPath(new URL("./ego-browser.mjs", import.meta.url));
 
 /** One entry of the stand-in's JSON-lines log. */
 export interface StandinEvent {
-  event: "received" | "script-started" | "taskSpace" | "screenshot" | "exit" | "skill";
+  event: "received" | "script-started" | "taskSpace" | "screenshot" | "exit" | "script-exit" | "skill";
   pid: number;
   t: number;
   name?: string;

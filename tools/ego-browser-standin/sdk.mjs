@@ -16,6 +16,9 @@ function log(event) {
   if (file) appendFileSync(file, `${JSON.stringify({ ...event, pid: process.pid, t: Date.now() })}\n`);
 }
 
+// The script's own end, which a killed CLI no longer reports.
+process.on("exit", (code) => log({ event: "script-exit", code }));
+
 let shots = 0;
 
 class Page {
