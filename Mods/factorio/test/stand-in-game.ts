@@ -85,7 +85,7 @@ export class StandInGame {
   readonly pings: { pos: Pos; text: string }[] = [];
   readonly requests: RecordedRequest[] = [];
   private idStore = new Map<string, { op: string; args: string; result: Obj }>();
-  private faults: { op: string; mode: "lose" | "swallow" | "raw"; text?: string }[] = [];
+  private faults: { op: string; mode: "lose" | "swallow" | "raw"; text?: string; then?: () => void }[] = [];
   private sockets = new Set<net.Socket>();
   private server!: net.Server;
   port = 0;
@@ -145,9 +145,9 @@ export class StandInGame {
     this.head = seq;
   }
 
-  /** The next request for `op` runs, then the connection drops before the reply (a lost reply). */
-  loseNextReply(op: string): void {
-    this.faults.push({ op, mode: "lose" });
+  /** The next request for `op` runs, then the connection drops before the reply (a lost reply); `then` runs after. */
+  loseNextReply(op: string, then?: () => void): void {
+    this.faults.push({ op, mode: "lose", ...(then ? { then } : {}) });
   }
 
   /** The next request for `op` runs and is never answered (the Mod's reply timeout fires). */
@@ -240,6 +240,7 @@ export class StandInGame {
     const faultAt = this.faults.findIndex((f) => f.op === op);
     const fault = faultAt >= 0 ? this.faults.splice(faultAt, 1)[0] : undefined;
     const answer = this.handle(op, id, session, args);
+    fault?.then?.();
     if (fault?.mode === "lose" || fault?.mode === "swallow") return fault.mode;
     if (fault?.mode === "raw") return fault.text ?? "";
     return answer;
