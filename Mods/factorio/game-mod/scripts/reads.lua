@@ -148,8 +148,9 @@ function sections.production()
   return { items = items, window = "10m" }
 end
 
--- Sum of one side of an electric network's flow over the last 5 s, in watts (the statistics
--- count joules per tick).
+-- Sum of one side of an electric network's flow over the last 5 s, in watts. Electric
+-- statistics are per tick (joules per tick), and their sides are the GUI's: "input" is the
+-- consumption on the left, "output" the production.
 local function power_side(stats, category)
   local counts = category == "input" and stats.input_counts or stats.output_counts
   local total = 0
@@ -175,8 +176,8 @@ function sections.power()
       local stats = pole.electric_network_statistics
       networks[#networks + 1] = {
         id = id,
-        production_w = power_side(stats, "input"),
-        consumption_w = power_side(stats, "output"),
+        production_w = power_side(stats, "output"),
+        consumption_w = power_side(stats, "input"),
       }
     end
   end

@@ -24,7 +24,6 @@ function state.ensure()
   if s.stopped == nil then s.stopped = false end
   s.body_state = s.body_state or { respawn_tick = nil, last_damaged_tick = nil, threat_seen = {} }
   s.attack = s.attack or { active = false, last_tick = nil }
-  s.walk = s.walk or nil
 end
 
 --- The mod's version as the game loaded it.

@@ -134,7 +134,8 @@ test("snapshot production: produced and consumed per item over 10 minutes", func
 end)
 
 test("snapshot power: each electric network near the host once", function()
-  local w = W.standard({ power = { [7] = { input = { ["steam-engine"] = 1000 }, output = { inserter = 250 } } } })
+  -- As in the game's electric statistics: input is consumption, output is production.
+  local w = W.standard({ power = { [7] = { output = { ["steam-engine"] = 1000 }, input = { inserter = 250 } } } })
   w:spawn({ name = "small-electric-pole", position = { x = 2, y = 2 }, force = "player", electric_network_id = 7 })
   w:spawn({ name = "small-electric-pole", position = { x = 8, y = 2 }, force = "player", electric_network_id = 7 })
   local s = E.ok(w:rpc({ op = "snapshot", args = { sections = { "power" } } })).sections

@@ -18,9 +18,12 @@ for _, a in ipairs(arg) do
   if a == "--list" then list_only = true else files[#files + 1] = a end
 end
 
+local stdout = io.stdout
+local exit = os.exit
+
 local function report(t)
-  io.write("@@case ", json.encode(t), "\n")
-  io.flush()
+  stdout:write("@@case ", json.encode(t), "\n")
+  stdout:flush()
 end
 
 local passed, failed = 0, 0
@@ -29,6 +32,7 @@ for _, file in ipairs(files) do
   _G.test = function(name, fn, opts)
     cases[#cases + 1] = { name = name, fn = fn, opts = opts or {} }
   end
+  fake.restore_globals()
   local chunk, err = loadfile(file)
   if not chunk then
     report({ file = file, name = "(load)", ok = false, error = err })
@@ -52,12 +56,13 @@ for _, file in ipairs(files) do
           ok, cerr = false, "the mod logged an error it caught:\n" .. table.concat(logged, "\n")
         end
       end
+      fake.restore_globals()
       if ok then passed = passed + 1 else failed = failed + 1 end
       report({ file = file, name = c.name, ok = ok, error = (not ok) and tostring(cerr) or nil })
     end
   end
 end
 if not list_only then
-  io.write(passed, " passed, ", failed, " failed\n")
-  os.exit(failed == 0 and 0 or 1)
+  stdout:write(passed, " passed, ", failed, " failed\n")
+  exit(failed == 0 and 0 or 1)
 end

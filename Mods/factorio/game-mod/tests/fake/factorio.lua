@@ -8,6 +8,18 @@ local data = require("data")
 
 local fake = {}
 
+-- The game's Lua has no io, no os, no loadfile or dofile; the fake keeps its own handles and
+-- removes those globals while the mod runs, so a mod that reached for them fails here too.
+local real_loadfile = loadfile
+fake.HIDDEN_GLOBALS = { "io", "os", "loadfile", "dofile" }
+fake.saved_globals = {}
+for _, name in ipairs(fake.HIDDEN_GLOBALS) do fake.saved_globals[name] = _G[name] end
+
+--- Puts back the globals the fake hid (the runner calls this after each case).
+function fake.restore_globals()
+  for name, v in pairs(fake.saved_globals) do _G[name] = v end
+end
+
 local MOD_FILES_ROOT -- set by fake.configure
 
 --- Tells the fake where the mod lives (the folder holding control.lua).
@@ -815,6 +827,7 @@ function World:install()
   _G.prototypes = self.prototypes
   _G.rendering = self.rendering
   _G.log = function(s) self.logs[#self.logs + 1] = tostring(s) end
+  for _, name in ipairs(fake.HIDDEN_GLOBALS) do _G[name] = nil end
 end
 
 local MOD_MODULES = { "scripts.util", "scripts.state", "scripts.events", "scripts.check", "scripts.body", "scripts.jobs",
@@ -826,7 +839,7 @@ function World:run_control()
   self.handlers, self.nth, self.commands = {}, {}, {}
   self.init_handler, self.config_handler, self.load_handler = nil, nil, nil
   self:install()
-  local chunk = assert(loadfile(MOD_FILES_ROOT .. "/control.lua"))
+  local chunk = assert(real_loadfile(MOD_FILES_ROOT .. "/control.lua"))
   chunk()
 end
 
