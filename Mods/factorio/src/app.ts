@@ -8,7 +8,7 @@ import { POLL_INTERVAL_MS, startPoller } from "./poller.ts";
 import { RconLink } from "./rcon/link.ts";
 import { buildServer, MOD_NAME, MOD_VERSION } from "./server.ts";
 
-/** The spec's fixed timings in ms, before time_scale. */
+/** The Mod's timings in ms; time_scale scales the poll, the backoffs and the reminder, not the timeouts. */
 export const TIMINGS = {
   poll: POLL_INTERVAL_MS,
   backoffMin: 5_000,
@@ -48,8 +48,9 @@ export async function startMod(
   const s = (ms: number) => Math.max(1, Math.round(ms * config.timeScale));
   const link = new RconLink({
     endpoint: () => readRconEndpoint(config.configIni),
-    connectMs: s(TIMINGS.rconConnect),
-    replyMs: s(TIMINGS.rconReply),
+    // Timeouts are not spec timings: a slow machine must not turn a late reply into a lost one.
+    connectMs: TIMINGS.rconConnect,
+    replyMs: TIMINGS.rconReply,
     backoffMinMs: s(TIMINGS.reconnectMin),
     backoffMaxMs: s(TIMINGS.reconnectMax),
     now: clock.now,
@@ -60,7 +61,7 @@ export async function startMod(
   if (config.signalsUrl) {
     doorbell = new Doorbell(
       bridge,
-      postTo(config.signalsUrl, s(TIMINGS.signalsTimeout)),
+      postTo(config.signalsUrl, TIMINGS.signalsTimeout),
       {
         coalesceMs: config.coalesceMs,
         backoffMinMs: s(TIMINGS.backoffMin),

@@ -1,0 +1,70 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { connectClient } from "@yui/mod-kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { StandInGame } from "../test/stand-in-game.ts";
+import { CONFIG_MESSAGES } from "./messages.ts";
+
+const pkg = fileURLToPath(new URL("..", import.meta.url));
+const tsx = path.join(pkg, "../../node_modules/.bin/tsx");
+
+function start(env: Record<string, string>, args: string[]): ChildProcess {
+  return spawn(tsx, ["src/main.ts", ...args], { cwd: pkg, env: { ...process.env, ...env }, stdio: "pipe" });
+}
+
+function output(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  let stdout = "";
+  let stderr = "";
+  child.stdout!.on("data", (d) => (stdout += d));
+  child.stderr!.on("data", (d) => (stderr += d));
+  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+}
+
+describe("the factorio Mod as a process", () => {
+  let game: StandInGame;
+  let dir: string;
+  beforeAll(async () => {
+    game = await StandInGame.start();
+    dir = mkdtempSync(path.join(os.tmpdir(), "factorio-main-"));
+    writeFileSync(
+      path.join(dir, "config.ini"),
+      `[other]\nlocal-rcon-socket=0.0.0.0:${game.port}\nlocal-rcon-password=${game.password}\n`,
+    );
+    writeFileSync(path.join(dir, "config.toml"), `config_ini = "config.ini"\nsignals_url = ""\n`);
+  });
+  afterAll(async () => {
+    await game.close();
+  });
+
+  it("serves MCP on 127.0.0.1 from the config FACTORIO_CONFIG_TOML names, and stops on SIGTERM", async () => {
+    const child = start({ FACTORIO_CONFIG_TOML: path.join(dir, "config.toml") }, ["--port", "0"]);
+    const done = output(child);
+    const url = await new Promise<string>((resolve, reject) => {
+      let seen = "";
+      child.stdout!.on("data", (d) => {
+        seen += d;
+        const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(seen);
+        if (m) resolve(m[1]!);
+      });
+      child.on("exit", () => reject(new Error(`exited before listening: ${seen}`)));
+    });
+    const { client, close } = await connectClient(url);
+    const r = (await client.callTool({ name: "factorio_status", arguments: {} })) as {
+      content: { text: string }[];
+    };
+    expect(JSON.parse(r.content[0]!.text)).toMatchObject({ map_id: game.mapId });
+    await close();
+    child.kill("SIGTERM");
+    expect((await done).code).toBe(0);
+  });
+
+  it("exits 2 with the reason when config.toml is missing", async () => {
+    const missing = path.join(dir, "absent.toml");
+    const result = await output(start({ FACTORIO_CONFIG_TOML: missing }, ["--port", "0"]));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(CONFIG_MESSAGES.configTomlMissing(missing));
+  });
+});
