@@ -27,6 +27,8 @@ script.on_event(ev.on_entity_died, guarded("on_entity_died", watch.on_entity_die
 script.on_event(ev.on_rocket_launched, guarded("on_rocket_launched", watch.on_rocket_launched))
 script.on_event(ev.on_research_finished, guarded("on_research_finished", watch.on_research_finished))
 script.on_event(ev.on_player_joined_game, guarded("on_player_joined_game", watch.on_player_joined_game))
+script.on_event(ev.on_script_path_request_finished,
+  guarded("on_script_path_request_finished", watch.on_script_path_request_finished))
 script.on_event(ev.on_player_left_game, guarded("on_player_left_game", watch.on_player_left_game))
 -- Enemy-on-enemy and enemy-being-shot damage is by far the most frequent; filter it out in
 -- the engine so the handler only sees damage that can matter.

@@ -11,6 +11,11 @@ body.FOLLOW_START = 6 -- start walking after the host when farther than this (ti
 body.FOLLOW_STOP = 3 -- and stop once this close
 body.STAY_RADIUS = 0.5
 body.BLOCKED_TICKS = 180 -- no progress for 3 s while walking means blocked
+body.DIRECT_RANGE = 4 -- closer than this the body walks straight, farther it asks the pathfinder
+body.RETARGET = 3 -- a target that moved less than this keeps the current path
+body.WAYPOINT_REACHED = 0.6
+body.PATH_WAIT_TICKS = 600
+body.IDLE_RETRY_TICKS = 300 -- after a failed idle walk, wait this long before trying again
 body.LABEL_COLOR = { r = 0.55, g = 0.8, b = 1 }
 
 local DIRS8 = { "north", "northeast", "east", "southeast", "south", "southwest", "west", "northwest" }
@@ -103,8 +108,28 @@ function body.halt(b)
   end
 end
 
---- Walks one tick toward `target`; returns "arrived" within `radius`, "walking", or "blocked"
---- after BLOCKED_TICKS without progress. Walking state must be renewed every tick.
+-- Asks the game's pathfinder for a way from the body to `target`; the answer comes later as
+-- on_script_path_request_finished (body.on_path).
+local function request_path(b, w)
+  local proto = b.prototype
+  w.path_id = b.surface.request_path({
+    bounding_box = { { -0.2, -0.2 }, { 0.2, 0.2 } },
+    collision_mask = proto.collision_mask,
+    start = b.position,
+    goal = w.target,
+    force = b.force,
+    radius = w.radius,
+    entity_to_ignore = b,
+    pathfind_flags = { cache = false },
+  })
+  w.waiting_since = game.tick
+  w.path, w.i = nil, nil
+end
+
+--- Walks one tick toward `target`; returns "arrived" within `radius`, "walking", "unreachable"
+--- when the pathfinder finds no way, or "blocked" after BLOCKED_TICKS without progress.
+--- Farther than DIRECT_RANGE the body follows the game's pathfinder; walking state must be
+--- renewed every tick for a character no player controls.
 function body.walk_toward(b, target, radius)
   local here = b.position
   if util.dist(here, target) <= radius then
@@ -113,10 +138,34 @@ function body.walk_toward(b, target, radius)
     return "arrived"
   end
   local w = storage.walk
-  if w == nil or w.target.x ~= target.x or w.target.y ~= target.y then
-    w = { target = { x = target.x, y = target.y }, anchor = util.pos(here), anchor_tick = game.tick }
+  -- A moving target (the host) keeps the walk while it stays close to where the path leads.
+  local same = w ~= nil and (util.dist(w.target, target) <= body.RETARGET or w.path_id ~= nil or
+    (w.path ~= nil and w.i <= #w.path))
+  if not same then
+    w = { target = { x = target.x, y = target.y }, radius = radius, anchor = util.pos(here), anchor_tick = game.tick }
     storage.walk = w
-  elseif util.dist(here, w.anchor) > 0.5 then
+    if util.dist(here, target) > body.DIRECT_RANGE then request_path(b, w) end
+  else
+    w.target = { x = target.x, y = target.y }
+  end
+  if w.no_path then
+    b.walking_state = { walking = false, direction = defines.direction.north }
+    storage.walk = nil
+    return "unreachable"
+  end
+  if w.path_id ~= nil then
+    -- Waiting for the pathfinder; ask again if the answer never came (e.g. lost in a load).
+    if game.tick - w.waiting_since > body.PATH_WAIT_TICKS then request_path(b, w) end
+    w.anchor, w.anchor_tick = util.pos(here), game.tick
+    b.walking_state = { walking = false, direction = defines.direction.north }
+    return "walking"
+  end
+  local goal = w.target
+  if w.path then
+    while w.i <= #w.path and util.dist(here, w.path[w.i]) < body.WAYPOINT_REACHED do w.i = w.i + 1 end
+    if w.i <= #w.path then goal = w.path[w.i] end
+  end
+  if util.dist(here, w.anchor) > 0.5 then
     w.anchor = util.pos(here)
     w.anchor_tick = game.tick
   elseif game.tick - w.anchor_tick > body.BLOCKED_TICKS then
@@ -124,8 +173,34 @@ function body.walk_toward(b, target, radius)
     storage.walk = nil
     return "blocked"
   end
-  b.walking_state = { walking = true, direction = body.direction_to(here, target) }
+  b.walking_state = { walking = true, direction = body.direction_to(here, goal) }
   return "walking"
+end
+
+--- Takes the pathfinder's answer for the body's current walk (other answers are ignored).
+function body.on_path(e)
+  local w = storage.walk
+  if w == nil or w.path_id ~= e.id then return end
+  w.path_id = nil
+  if e.path then
+    w.path = {}
+    for i, wp in ipairs(e.path) do w.path[i] = util.pos(wp.position) end
+    w.i = 1
+  elseif e.try_again_later then
+    local b = state.body()
+    if b then request_path(b, w) end
+  else
+    w.no_path = true
+  end
+end
+
+-- An idle walk that fails rests a while before the next try, so an unreachable host does
+-- not turn into a path request every tick.
+local function idle_walk(b, target, radius)
+  local bs = storage.body_state
+  if bs.idle_retry_tick ~= nil and game.tick < bs.idle_retry_tick then return end
+  local r = body.walk_toward(b, target, radius)
+  if r == "blocked" or r == "unreachable" then bs.idle_retry_tick = game.tick + body.IDLE_RETRY_TICKS end
 end
 
 --- One tick of the idle mode: follow the host, or stand at the stay position.
@@ -142,11 +217,9 @@ function body.idle_tick(b)
       return
     end
     local d = util.dist(b.position, pos)
-    if storage.walk ~= nil or d > body.FOLLOW_START then
-      if body.walk_toward(b, pos, body.FOLLOW_STOP) == "blocked" then storage.walk = nil end
-    end
+    if storage.walk ~= nil or d > body.FOLLOW_START then idle_walk(b, pos, body.FOLLOW_STOP) end
   elseif idle.mode == "stay" and idle.pos ~= nil then
-    if body.walk_toward(b, idle.pos, body.STAY_RADIUS) == "blocked" then storage.walk = nil end
+    idle_walk(b, idle.pos, body.STAY_RADIUS)
   end
 end
 
@@ -155,6 +228,7 @@ function body.set_idle(mode, pos)
   local old = storage.idle
   storage.stopped = false
   storage.walk = nil
+  storage.body_state.idle_retry_tick = nil
   local changed = old.mode ~= mode or not util.deep_equal(old.pos, pos)
   storage.idle = { mode = mode, pos = pos }
   if changed then events.push("idle_changed", { mode = mode, pos = pos and util.copy(pos) or nil }) end

@@ -23,6 +23,13 @@ end
 -- state or fails; step(b, a, rt) returns nil to go on, or "done", result / "failed", reason, message.
 local kinds = {}
 
+-- Turns a walk_toward result into a step verdict: nil goes on, else a failure.
+local function walk_verdict(r)
+  if r == "blocked" then return "failed", "blocked", "the body made no progress toward the target" end
+  if r == "unreachable" then return "failed", "unreachable", "the pathfinder found no way there" end
+  return nil
+end
+
 kinds.walk_to = {
   validate = function(a, p)
     return { pos = check.pos(a.pos, p .. ".pos"), radius = check.num(a.radius, p .. ".radius", 0.5, 32, 1) }
@@ -31,7 +38,7 @@ kinds.walk_to = {
   step = function(b, a)
     local r = body.walk_toward(b, a.pos, a.radius)
     if r == "arrived" then return "done", { position = util.pos(b.position) } end
-    if r == "blocked" then return "failed", "blocked", "the body made no progress toward the target" end
+    return walk_verdict(r)
   end,
 }
 
@@ -59,9 +66,8 @@ local function approach(b, entity)
     storage.walk = nil
     return nil
   end
-  if body.walk_toward(b, entity.position, 1) == "blocked" then
-    return "failed", "blocked", "the body made no progress toward the target"
-  end
+  local failed, reason, message = walk_verdict(body.walk_toward(b, entity.position, 1))
+  if failed then return failed, reason, message end
   return "walking"
 end
 
@@ -178,12 +184,10 @@ kinds.place = {
     if b.get_item_count(a.item) < 1 then return "failed", "missing_item", "the body has no " .. a.item end
     local reach = math.max(1, b.build_distance - 1)
     if util.dist(b.position, a.pos) > reach then
-      if body.walk_toward(b, a.pos, reach) == "blocked" then
-        return "failed", "blocked", "the body made no progress toward the target"
-      end
-      return nil
+      return walk_verdict(body.walk_toward(b, a.pos, reach))
     end
     b.walking_state = { walking = false, direction = defines.direction.north }
+    storage.walk = nil
     local spec = {
       name = rt.entity,
       position = a.pos,
@@ -331,6 +335,7 @@ end
 
 local function finish(rec, outcome, a, b)
   local q = storage.jobs
+  if q.running == rec.id then storage.walk = nil end
   rec.state = outcome
   rec.ended_tick = game.tick
   if q.running == rec.id then
@@ -402,6 +407,7 @@ function jobs.tick(b)
     rec.state = "running"
     rec.started_tick = game.tick
     q.running = rec.id
+    storage.walk = nil -- an idle walk in progress is not this job's
     -- Re-validated at start: a mod update may have removed an item or recipe since it was queued.
     local spec = { kind = rec.kind, args = rec.args, timeout_ticks = rec.timeout_ticks }
     local ok, err, a = pcall(jobs.validate, spec, "job")

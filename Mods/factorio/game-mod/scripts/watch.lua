@@ -149,6 +149,11 @@ function watch.on_summary()
   })
 end
 
+--- The pathfinder's answer to one of the body's walks.
+function watch.on_script_path_request_finished(e)
+  body.on_path(e)
+end
+
 --- Every tick: keep the body in the game, run the queue, else the idle mode.
 function watch.on_tick()
   body.ensure()

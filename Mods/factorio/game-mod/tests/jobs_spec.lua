@@ -153,18 +153,65 @@ test("queue_idle fires only when the last queued job ends", function()
   E.eq(idle[1].last_job_id, ids[2], "after the last")
 end)
 
-test("walk_to into a wall fails blocked", function()
-  local w = W.with_body({ blocked = { { left_top = { x = 4, y = -50 }, right_bottom = { x = 6, y = 50 } } } })
+test("walk_to goes around a wall on the pathfinder's waypoints", function()
+  local w, b = W.with_body({ blocked = { { left_top = { x = 4, y = -10 }, right_bottom = { x = 6, y = 10 } } } })
+  local id = E.ok(enqueue(w, { { kind = "walk_to", args = { pos = { x = 20, y = 0 } } } })).ids[1]
+  local r = run_until_ended(w, id, 3000)
+  E.eq(r.state, P.job_state.done, "done: " .. E.show(r))
+  E.truthy(math.sqrt((b.position.x - 20) ^ 2 + b.position.y ^ 2) <= 1, "arrived")
+  E.eq(#w.path_log, 1, "one path request")
+  E.eq(w.path_log[1].ignore, b, "the body ignores itself")
+  E.eq(#events_of(w, P.kind.queue_idle), 1, "queue_idle")
+end)
+
+test("walk_to a walled-in goal fails unreachable", function()
+  local w = W.with_body({ blocked = {
+    { left_top = { x = 15, y = -6 }, right_bottom = { x = 25, y = -5 } },
+    { left_top = { x = 15, y = 5 }, right_bottom = { x = 25, y = 6 } },
+    { left_top = { x = 14, y = -6 }, right_bottom = { x = 15, y = 6 } },
+    { left_top = { x = 25, y = -6 }, right_bottom = { x = 26, y = 6 } },
+  } })
+  local id = E.ok(enqueue(w, { { kind = "walk_to", args = { pos = { x = 20, y = 0 } } } })).ids[1]
+  local r = run_until_ended(w, id, 500)
+  E.eq(r.state, P.job_state.failed, "failed")
+  E.eq(r.reason, P.reason.unreachable, "reason")
+  local failed = events_of(w, P.kind.job_failed)
+  E.eq(failed[1].reason, P.reason.unreachable, "event reason")
+  E.truthy(type(failed[1].message) == "string" and #failed[1].message > 0, "message")
+end)
+
+test("walk_to into an obstacle the pathfinder did not foresee fails blocked", function()
+  local w = W.with_body({ hidden_blocked = { { left_top = { x = 4, y = -50 }, right_bottom = { x = 6, y = 50 } } } })
   local id = E.ok(enqueue(w, { { kind = "walk_to", args = { pos = { x = 20, y = 0 } } } })).ids[1]
   local r = run_until_ended(w, id, 2000)
   E.eq(r.state, P.job_state.failed, "failed")
   E.eq(r.reason, P.reason.blocked, "reason")
   local failed = events_of(w, P.kind.job_failed)
   E.eq(#failed, 1, "job_failed")
-  E.eq(failed[1].reason, P.reason.blocked, "event reason")
   E.eq(failed[1].job_kind, "walk_to", "kind")
-  E.truthy(type(failed[1].message) == "string" and #failed[1].message > 0, "message")
   E.eq(#events_of(w, P.kind.queue_idle), 1, "queue_idle after a failure too")
+end)
+
+test("when the pathfinder is busy the body asks again", function()
+  local w = W.with_body({ path_busy = 2 })
+  local id = E.ok(enqueue(w, { { kind = "walk_to", args = { pos = { x = 15, y = 0 } } } })).ids[1]
+  E.eq(run_until_ended(w, id, 2000).state, P.job_state.done, "done")
+  E.eq(#w.path_log, 3, "asked three times")
+end)
+
+test("a short walk goes straight, without the pathfinder", function()
+  local w = W.with_body()
+  local id = E.ok(enqueue(w, { { kind = "walk_to", args = { pos = { x = storage.body.position.x + 3, y = 0 } } } })).ids[1]
+  E.eq(run_until_ended(w, id, 500).state, P.job_state.done, "done")
+  E.eq(#w.path_log, 0, "no path request")
+end)
+
+test("a path answer for another request is ignored", function()
+  local w = W.with_body({ path_delay = 5 })
+  E.ok(enqueue(w, { { kind = "walk_to", args = { pos = { x = 30, y = 0 } } } }))
+  w:tick(2)
+  w:raise("on_script_path_request_finished", { id = 424242, try_again_later = false })
+  E.truthy(storage.walk and storage.walk.no_path == nil, "the walk did not take it")
 end)
 
 test("a job running past timeout_ticks fails with timeout", function()

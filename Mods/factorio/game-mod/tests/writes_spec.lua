@@ -80,6 +80,26 @@ test("idle follow walks after the host and stops close by", function()
   E.truthy(d >= 2, "not on top of the host: " .. d)
 end)
 
+test("follow walks around a wall to the host", function()
+  local w, b = W.with_body({ blocked = { { left_top = { x = 10, y = -10 }, right_bottom = { x = 12, y = 10 } } } })
+  w:move_player("alice", { x = 30, y = 0 })
+  w:tick(600)
+  local d = math.sqrt((b.position.x - 30) ^ 2 + b.position.y ^ 2)
+  E.truthy(d <= 6, "reached the host: " .. d .. " at " .. E.show(b.position))
+end)
+
+test("follow rests between tries when the host cannot be reached", function()
+  local w = W.with_body({ blocked = {
+    { left_top = { x = 25, y = -6 }, right_bottom = { x = 35, y = -5 } },
+    { left_top = { x = 25, y = 5 }, right_bottom = { x = 35, y = 6 } },
+    { left_top = { x = 24, y = -6 }, right_bottom = { x = 25, y = 6 } },
+    { left_top = { x = 35, y = -6 }, right_bottom = { x = 36, y = 6 } },
+  } })
+  w:move_player("alice", { x = 30, y = 0 })
+  w:tick(600)
+  E.truthy(#w.path_log >= 1 and #w.path_log <= 3, "a few path requests, not one a tick: " .. #w.path_log)
+end)
+
 test("follow hops to the host's surface", function()
   local w, b = W.with_body({ surfaces = { nauvis = {}, ["platform-1"] = {} } })
   w:move_player("alice", { x = 3, y = 3 }, "platform-1")

@@ -195,6 +195,9 @@ local function entity_proto_object(world, name)
     type = function() return p.type end,
     mineable_properties = function() return props end,
     mining_speed = function() return p.mining_speed end,
+    collision_mask = function()
+      return { layers = { player = true, water_tile = true, object = true }, not_colliding_with_itself = false }
+    end,
   })
   world.entity_protos[name] = proxy
   return proxy
@@ -401,16 +404,75 @@ end
 local function new_surface(world, name, index, seed)
   local d = { name = name, index = index }
   local m = {}
-  local function blocked(pos)
-    for _, area in ipairs(world.scenario.blocked or {}) do
+  local function inside(list, pos)
+    for _, area in ipairs(list or {}) do
       if area.surface == nil or area.surface == name then
         local lt, rb = area.left_top, area.right_bottom
-        if pos.x >= lt.x and pos.x <= rb.x and pos.y >= lt.y and pos.y <= rb.y then return true end
+        if pos.x >= lt.x and pos.x <= rb.x and pos.y >= lt.y and pos.y <= rb.y then return area end
       end
     end
-    return false
+    return nil
   end
-  d.blocked = blocked
+  -- scenario.blocked: walls the pathfinder knows; scenario.hidden_blocked: obstacles only
+  -- movement meets (what the pathfinder could not foresee).
+  local function blocked(pos) return inside(world.scenario.blocked, pos) ~= nil end
+  d.blocked = function(pos) return blocked(pos) or inside(world.scenario.hidden_blocked, pos) ~= nil end
+
+  -- A small pathfinder over the known walls: straight when clear, else around one wall at a
+  -- time by its corners (1 tile off); nil when the goal is walled in.
+  local function first_hit(a, b)
+    local n = math.max(1, math.ceil(dist(a, b) / 0.2))
+    for i = 0, n do
+      local p = { x = a.x + (b.x - a.x) * i / n, y = a.y + (b.y - a.y) * i / n }
+      local hit = inside(world.scenario.blocked, p)
+      if hit then return hit end
+    end
+    return nil
+  end
+  local function plan(start, goal)
+    if blocked(goal) then return nil end
+    local path, cur = {}, start
+    for _ = 1, 10 do
+      local wall = first_hit(cur, goal)
+      if wall == nil then
+        path[#path + 1] = goal
+        return path
+      end
+      local lt, rb = wall.left_top, wall.right_bottom
+      local dx, dy = goal.x - cur.x, goal.y - cur.y
+      local detour
+      if math.abs(dx) >= math.abs(dy) then
+        local top, bottom = lt.y - 1, rb.y + 1
+        local y = (math.abs(cur.y - top) + math.abs(goal.y - top) <= math.abs(cur.y - bottom) + math.abs(goal.y - bottom))
+          and top or bottom
+        local x_in, x_out = lt.x - 1, rb.x + 1
+        if dx < 0 then x_in, x_out = x_out, x_in end
+        detour = { { x = x_in, y = y }, { x = x_out, y = y } }
+      else
+        local left, right = lt.x - 1, rb.x + 1
+        local x = (math.abs(cur.x - left) + math.abs(goal.x - left) <= math.abs(cur.x - right) + math.abs(goal.x - right))
+          and left or right
+        local y_in, y_out = lt.y - 1, rb.y + 1
+        if dy < 0 then y_in, y_out = y_out, y_in end
+        detour = { { x = x, y = y_in }, { x = x, y = y_out } }
+      end
+      for _, wp in ipairs(detour) do
+        if first_hit(cur, wp) then return nil end
+        path[#path + 1] = wp
+        cur = wp
+      end
+    end
+    return nil
+  end
+  function m.request_path(args)
+    assert(args.bounding_box and args.collision_mask and args.start and args.goal and args.force,
+      "fake: request_path needs bounding_box, collision_mask, start, goal, force")
+    world.next_path_id = world.next_path_id + 1
+    local req = { id = world.next_path_id, due = world.game_data.tick + (world.scenario.path_delay or 1),
+      start = xy(args.start), goal = xy(args.goal), plan = plan, ignore = args.entity_to_ignore }
+    world.path_requests[#world.path_requests + 1] = req
+    return req.id
+  end
   function m.find_entities_filtered(f)
     local names, types, forces = as_list(f.name), as_list(f.type), nil
     if f.force then
@@ -448,7 +510,7 @@ local function new_surface(world, name, index, seed)
     return out
   end
   local function occupied(pos, ignore)
-    if blocked(pos) then return true end
+    if d.blocked(pos) then return true end
     for _, e in ipairs(world.surface_entities[d.proxy]) do
       if e ~= ignore and data.entities[e.name].collides and dist(e.position, pos) < 1 then return true end
     end
@@ -705,10 +767,36 @@ function World:raise(name, e)
 end
 
 --- Advances `n` ticks: entities move and craft, then on_tick and the on_nth_tick handlers run.
+-- Answers the path requests that are due, as on_script_path_request_finished.
+function World:deliver_paths()
+  local pending = {}
+  for _, req in ipairs(self.path_requests) do
+    if req.due <= self.game_data.tick then
+      self.path_log[#self.path_log + 1] = req
+      if (self.scenario.path_busy or 0) > 0 then
+        self.scenario.path_busy = self.scenario.path_busy - 1
+        self:raise("on_script_path_request_finished", { id = req.id, try_again_later = true })
+      else
+        local waypoints = req.plan(req.start, req.goal)
+        local path
+        if waypoints then
+          path = {}
+          for i, p in ipairs(waypoints) do path[i] = { position = p, needs_destroy_to_reach = false } end
+        end
+        self:raise("on_script_path_request_finished", { id = req.id, path = path, try_again_later = false })
+      end
+    else
+      pending[#pending + 1] = req
+    end
+  end
+  self.path_requests = pending
+end
+
 function World:tick(n)
   for _ = 1, n or 1 do
     self.game_data.tick = self.game_data.tick + 1
     self:step_entities()
+    self:deliver_paths()
     self:raise("on_tick", {})
     for period, f in pairs(self.nth) do
       if self.game_data.tick % period == 0 then f({ tick = self.game_data.tick, nth_tick = period }) end
@@ -927,6 +1015,9 @@ function fake.world(scenario)
     handlers = {},
     nth = {},
     commands = {},
+    next_path_id = 0,
+    path_requests = {},
+    path_log = {},
   }, World)
   world.defines = make_defines()
   world.game_data = { tick = scenario.tick or 0 }
