@@ -5,7 +5,9 @@ type Main = (argv: string[]) => Promise<number>;
 
 // Each subcommand lives in its own module exporting `main(argv): Promise<number>`.
 const commands: Record<string, string> = {
+  chat: "../chat/cli.ts",
   store: "../store/cli.ts",
+  tools: "../chat/tools-cli.ts",
 };
 
 async function run(argv: string[]): Promise<number> {

@@ -36,7 +36,10 @@ export interface ScriptedBackend {
  * Starts a real HTTP server on 127.0.0.1 that answers each POST with the next scripted response and records
  * every request; use in integration tests of the transports and the CLI.
  */
-export async function startScriptedBackend(responses: ScriptedResponse[] = []): Promise<ScriptedBackend> {
+export async function startScriptedBackend(
+  responses: ScriptedResponse[] = [],
+  onRequest?: (req: RecordedRequest, index: number) => void | Promise<void>,
+): Promise<ScriptedBackend> {
   const queue = [...responses];
   const requests: RecordedRequest[] = [];
   const open = new Set<import("node:net").Socket>();
@@ -56,7 +59,9 @@ export async function startScriptedBackend(responses: ScriptedResponse[] = []): 
       res.end(JSON.stringify({ object: "list", data: [{ id: "scripted-model", object: "model" }] }));
       return;
     }
-    requests.push({ method: req.method ?? "", path, headers: req.headers, body, raw });
+    const recorded = { method: req.method ?? "", path, headers: req.headers, body, raw };
+    requests.push(recorded);
+    await onRequest?.(recorded, requests.length - 1);
     const next = queue.shift();
     if (!next) {
       res.writeHead(500, { "content-type": "application/json" });

@@ -1,3 +1,4 @@
+import { brokerOwnsTools } from "../broker/broker-tool-owner.ts";
 import type { ClientTool, ToolResult } from "../tools/client-tools.ts";
 import { declareTools } from "../tools/declare.ts";
 import { type AnsweredCall, CallRunner } from "./calls.ts";
@@ -55,11 +56,11 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
   let turnCount = 0;
   const headers: Record<string, string> = { ...opts.headers };
   if (opts.apiKey) headers.authorization = `Bearer ${opts.apiKey}`;
-  const broker = opts.transport === "responses" && !!opts.brokerBaseUrl;
+  const broker = brokerOwnsTools(opts.transport, opts.brokerBaseUrl);
 
   async function runTurn(input: TurnInput): Promise<TurnEnd> {
     const emit = (e: EngineEvent) => input.onEvent?.(e);
-    const turnId = `turn_${++turnCount}_${Date.now().toString(36)}`;
+    const turnId = input.turnId ?? `turn_${++turnCount}_${Date.now().toString(36)}`;
     const signal = input.signal ?? new AbortController().signal;
     // The broker's backend owns the tools: the client declares none and answers none.
     const tools: ClientTool[] = broker ? [] : input.tools;

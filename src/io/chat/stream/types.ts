@@ -58,6 +58,8 @@ export interface TurnInput {
   /** The registry declared on this turn. */
   tools: ClientTool[];
   presetId: string;
+  /** Identifies the turn to its tools (one call per turn rules); generated when absent. */
+  turnId?: string;
   signal?: AbortSignal;
   onEvent?: (e: EngineEvent) => void;
 }

@@ -41,3 +41,11 @@ export interface ClientTool {
   /** Runs the call; a throw becomes `error: <message>`. */
   run(args: Record<string, unknown>, ctx: ToolCallContext): Promise<ToolResult>;
 }
+
+/** The registry of one turn: generate_express followed by the tools the window hands over. */
+export function createClientTools(
+  generateExpress: ClientTool,
+  windowTools: readonly ClientTool[],
+): ClientTool[] {
+  return [generateExpress, ...windowTools];
+}

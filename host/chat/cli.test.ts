@@ -1,0 +1,250 @@
+import { spawn } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import {
+  chatStream,
+  type RecordedRequest,
+  responsesStream,
+  type ScriptedResponse,
+  startScriptedBackend,
+} from "../../tools/scripted-backend/server.ts";
+
+const YUI = join(import.meta.dirname, "..", "bin", "yui.ts");
+let dataDir: string;
+beforeEach(() => {
+  dataDir = mkdtempSync(join(tmpdir(), "yui-cli-"));
+});
+afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
+
+/** Runs `yui` as a real child process; resolves with its exit code, stdout lines parsed as JSON, and stderr. */
+function yui(
+  args: string[],
+): Promise<{ code: number; lines: Record<string, unknown>[]; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ["--import", "tsx", YUI, ...args], {
+      env: {
+        ...process.env,
+        YUI_DATA_DIR: dataDir,
+        OPENAI_BASE_URL: "",
+        OPENAI_API_KEY: "",
+        OPENAI_MODEL: "",
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      const lines = stdout
+        .split("\n")
+        .filter((l) => l.startsWith("{"))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      resolve({ code: code ?? -1, lines, stdout, stderr });
+    });
+  });
+}
+
+async function withBackend<T>(
+  responses: ScriptedResponse[],
+  fn: (url: string, requests: RecordedRequest[]) => Promise<T>,
+  onRequest?: (r: RecordedRequest, i: number) => void,
+): Promise<T> {
+  const b = await startScriptedBackend(responses, onRequest);
+  try {
+    return await fn(b.url, b.requests);
+  } finally {
+    await b.close();
+  }
+}
+
+describe("yui chat", () => {
+  it("runs a multi-turn Chat Completions conversation and prints every event as a JSON line", async () => {
+    await withBackend(
+      [
+        {
+          body: chatStream({
+            text: ["Hello!"],
+            calls: [
+              { id: "c1", name: "generate_express", arguments: '{"emotion_id":"happy","motion_id":"wave"}' },
+            ],
+          }),
+        },
+        { body: chatStream({ text: ["Fine, thanks."] }) },
+      ],
+      async (url, requests) => {
+        const r = await yui([
+          "chat",
+          "--base-url",
+          url,
+          "--transport",
+          "chat",
+          "--model",
+          "m",
+          "--message",
+          "hi",
+          "--message",
+          "how are you?",
+        ]);
+        expect(r.code).toBe(0);
+        const types = r.lines.map((l) => l.type);
+        expect(types).toEqual([
+          "request",
+          "text",
+          "cue",
+          "tool_call",
+          "turn_end",
+          "request",
+          "text",
+          "turn_end",
+        ]);
+        expect(r.lines[0]).toMatchObject({ n: 1, url: `${url}/chat/completions` });
+        expect(r.lines[2]).toEqual({
+          type: "cue",
+          call_id: "c1",
+          name: "generate_express",
+          arguments: { emotion_id: "happy", motion_id: "wave" },
+        });
+        expect(r.lines[3]).toEqual({
+          type: "tool_call",
+          call_id: "c1",
+          name: "generate_express",
+          arguments: { emotion_id: "happy", motion_id: "wave" },
+          result: "ok",
+        });
+        expect(r.lines[4]).toMatchObject({
+          type: "turn_end",
+          outcome: "spoken",
+          text: "Hello!",
+          round_trips: 0,
+          response_id: null,
+          error: null,
+        });
+        // The second turn is rebuilt from the transcript: user and assistant speech, then the context and the new message.
+        const body2 = requests[1]!.body as { messages: { role: string; content: string }[] };
+        expect(body2.messages.slice(0, 2)).toEqual([
+          { role: "user", content: "hi" },
+          { role: "assistant", content: "Hello!" },
+        ]);
+        expect(body2.messages.at(-2)).toMatchObject({ role: "system" });
+        expect(body2.messages.at(-2)!.content).toMatch(
+          /^\[client context\]\ntime: .*\ntool switches: relations=on, browser=off, screen=off\nrelation: user neutral$/,
+        );
+        expect(body2.messages.at(-1)).toEqual({ role: "user", content: "how are you?" });
+        expect(r.lines[5]).toMatchObject({ n: 2 });
+      },
+    );
+  });
+
+  it("chains Responses turns on the last response id", async () => {
+    await withBackend(
+      [
+        { body: responsesStream({ id: "resp_a", text: ["One."] }) },
+        { body: responsesStream({ id: "resp_b", text: ["Two."] }) },
+      ],
+      async (url, requests) => {
+        const r = await yui([
+          "chat",
+          "--base-url",
+          url,
+          "--transport",
+          "responses",
+          "--message",
+          "1",
+          "--message",
+          "2",
+        ]);
+        expect(r.code).toBe(0);
+        expect(requests[0]!.body).not.toHaveProperty("previous_response_id");
+        expect(requests[1]!.body).toMatchObject({ previous_response_id: "resp_a" });
+        expect(r.lines.filter((l) => l.type === "turn_end").map((l) => l.response_id)).toEqual([
+          "resp_a",
+          "resp_b",
+        ]);
+      },
+    );
+  });
+
+  it("an edit to the vocabulary reaches the declared schema on the next turn", async () => {
+    const vocab = join(dataDir, "vocab.json");
+    const base = {
+      version: 1,
+      emotions: [{ id: "happy", expression: { happy: 1 } }],
+      motions: [{ id: "wave" }],
+      motion_selection: null,
+      voice: { engine: "none", mode: "free" },
+    };
+    writeFileSync(vocab, JSON.stringify(base));
+    await withBackend(
+      [{ body: chatStream({ text: ["a"] }) }, { body: chatStream({ text: ["b"] }) }],
+      async (url, requests) => {
+        const r = await yui([
+          "chat",
+          "--base-url",
+          url,
+          "--transport",
+          "chat",
+          "--vocabulary",
+          vocab,
+          "--message",
+          "1",
+          "--message",
+          "2",
+        ]);
+        expect(r.code).toBe(0);
+        const schema = (i: number) =>
+          (
+            requests[i]!.body as {
+              tools: {
+                function: { name: string; parameters: { properties: Record<string, { enum?: string[] }> } };
+              }[];
+            }
+          ).tools[0]!.function.parameters.properties;
+        expect(schema(0).emotion_id!.enum).toEqual(["happy"]);
+        expect(schema(1).emotion_id!.enum).toEqual(["happy", "sleepy"]);
+        expect(schema(1)).not.toHaveProperty("motion_id");
+      },
+      (_r, i) => {
+        if (i === 0) {
+          writeFileSync(
+            vocab,
+            JSON.stringify({
+              ...base,
+              emotions: [...base.emotions, { id: "sleepy", expression: {} }],
+              motion_selection: [],
+            }),
+          );
+        }
+      },
+    );
+  });
+
+  it("exits 1 when a turn ends in an error, printing the error", async () => {
+    await withBackend([{ status: 503, body: '{"error":{"message":"busy"}}' }], async (url) => {
+      const r = await yui(["chat", "--base-url", url, "--transport", "chat", "--message", "x"]);
+      expect(r.code).toBe(1);
+      expect(r.lines.at(-1)).toMatchObject({ type: "turn_end", outcome: "error" });
+      expect(String(r.lines.at(-1)!.error)).toMatch(/^backend answered HTTP 503/);
+    });
+  });
+
+  it("documents itself with --help and refuses bad options with exit 2", async () => {
+    const help = await yui(["chat", "--help"]);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain("usage: yui chat");
+    const bad = await yui([
+      "chat",
+      "--window",
+      "kitchen",
+      "--message",
+      "x",
+      "--base-url",
+      "http://127.0.0.1:9",
+    ]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain("--window must be one of main, pet, bound, browser, phone");
+  });
+});

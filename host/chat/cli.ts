@@ -1,0 +1,149 @@
+/**
+ * `yui chat`: a headless client for scripting and black-box tests. Runs the same engine and the real registry
+ * of the given window, one turn per --message, and prints one JSON object per line as things happen.
+ */
+import { parseArgs } from "node:util";
+import { activePresetId, getPreset } from "../../src/app/presets/presets.ts";
+import { Addressing } from "../../src/app/turn/addressing.ts";
+import { createWireDispatcher } from "../../src/app/turn/wire-dispatcher.ts";
+import { createChatEngine } from "../../src/io/chat/stream/engine.ts";
+import type { EngineEvent } from "../../src/io/chat/stream/types.ts";
+import { WINDOW_KINDS, type WindowKind } from "../../src/io/chat/tools/pet-window-tools.ts";
+import { registerBrowserCommands } from "../browser/commands.ts";
+import { createCommandTable } from "../commands.ts";
+import { openStore } from "../store/store.ts";
+import { fileVocabulary } from "../vocabulary-source.ts";
+import { createNodeWindow } from "./node-window.ts";
+
+export const CHAT_USAGE = `usage: yui chat --base-url URL --transport chat|responses [options] --message TEXT [--message TEXT ...]
+
+Runs one user turn per --message, in order, in one conversation, and prints one JSON object per line:
+  {"type":"request","n":1,"url":"...","body":{...}}       every HTTP request, with its full JSON body
+  {"type":"text","delta":"..."}                          each spoken text fragment
+  {"type":"cue","call_id":"...","name":"...","arguments":{...}}   when a cue plays
+  {"type":"tool_call","call_id":"...","name":"...","arguments":{...}|null,"result":...}   when the client answers
+  {"type":"tool_status","call_id":"...","name":"...","status":"running"|"done"}         backend-run tools
+  {"type":"turn_end","outcome":"spoken"|"silent"|"error"|"stopped","text":"...","round_trips":N,
+   "response_id":...,"error":...,"unanswered":[...]}
+Exit status 0 when every turn ended spoken or silent, 1 otherwise, 2 for bad options.
+
+Options:
+  --base-url URL          OpenAI-compatible base URL (default: $OPENAI_BASE_URL, else the preset's)
+  --transport T           chat | responses (default: the preset's)
+  --model M               model name (default: $OPENAI_MODEL, else the preset's, else none sent)
+  --api-key K             API key (default: $OPENAI_API_KEY)
+  --window W              main | pet | bound | browser | phone (default: main); decides the declared tools
+  --preset ID             the character (default: the active preset)
+  --vocabulary FILE       expression vocabulary JSON (default: vocabulary.json in the data directory);
+                          re-read before every turn
+  --broker-base-url URL   deprecated Expression Broker (Responses only; removed in v0.6.0)
+  --idle-timeout MS       end a turn whose stream sends nothing for this long (default 120000)
+  --message TEXT          one user turn (repeatable, at least one)
+  --help                  this text
+The store lives in the data directory ($YUI_DATA_DIR overrides it).
+`;
+
+/** Runs `yui chat` with argv; returns the exit status. */
+export async function main(argv: string[]): Promise<number> {
+  let values: ReturnType<typeof parse>["values"];
+  try {
+    values = parse(argv).values;
+  } catch (e) {
+    process.stderr.write(`yui chat: ${(e as Error).message}\n\n${CHAT_USAGE}`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(CHAT_USAGE);
+    return 0;
+  }
+  const fail = (msg: string) => {
+    process.stderr.write(`yui chat: ${msg}\n`);
+    return 2;
+  };
+  const messages = values.message ?? [];
+  if (!messages.length) return fail("give at least one --message");
+  const kind = (values.window ?? "main") as WindowKind;
+  if (!WINDOW_KINDS.includes(kind)) return fail(`--window must be one of ${WINDOW_KINDS.join(", ")}`);
+
+  const store = openStore();
+  try {
+    const presetId = values.preset ?? activePresetId(store);
+    const preset = getPreset(store, presetId);
+    if (!preset) return fail(`unknown preset ${presetId}`);
+    const transport = values.transport ?? preset.backend.transport;
+    if (transport !== "chat" && transport !== "responses") {
+      return fail(`--transport must be chat or responses (push: give --push-url)`);
+    }
+    const baseUrl = values["base-url"] ?? process.env.OPENAI_BASE_URL ?? preset.backend.base_url;
+    if (!baseUrl) return fail("give --base-url (or set OPENAI_BASE_URL)");
+    const idle = values["idle-timeout"] ? Number(values["idle-timeout"]) : undefined;
+    if (idle !== undefined && !(idle > 0)) return fail("--idle-timeout must be a positive number of ms");
+
+    const commands = createCommandTable();
+    await registerBrowserCommands(commands.register);
+    const addressing = new Addressing({ self: { id: preset.id, name: preset.name } });
+    const win = createNodeWindow({
+      kv: store,
+      kind,
+      presetId: preset.id,
+      addressing,
+      invoke: (name, args, opts) => commands.invoke(name, args, opts),
+    });
+    const engine = createChatEngine({
+      transport,
+      baseUrl,
+      apiKey: values["api-key"] ?? process.env.OPENAI_API_KEY ?? undefined,
+      model: values.model ?? process.env.OPENAI_MODEL ?? preset.backend.model,
+      brokerBaseUrl: values["broker-base-url"] ?? preset.backend.broker_base_url,
+      instructions: preset.persona || undefined,
+      idleTimeoutMs: idle,
+    });
+    const dispatcher = createWireDispatcher({
+      engine,
+      presetId: preset.id,
+      vocabulary: fileVocabulary(values.vocabulary),
+      windowTools: () => win.tools(),
+      switches: () => win.switches(),
+      contextLines: (tools) => win.contextLines(tools),
+    });
+
+    const stop = new AbortController();
+    process.once("SIGINT", () => stop.abort());
+    let ok = true;
+    for (const text of messages) {
+      const end = await dispatcher.runTurn({ text, signal: stop.signal, onEvent: print });
+      if (end.outcome !== "spoken" && end.outcome !== "silent") ok = false;
+      if (stop.signal.aborted) break;
+    }
+    return ok ? 0 : 1;
+  } finally {
+    store.close();
+  }
+}
+
+function parse(argv: string[]) {
+  return parseArgs({
+    args: argv,
+    strict: true,
+    options: {
+      "base-url": { type: "string" },
+      transport: { type: "string" },
+      model: { type: "string" },
+      "api-key": { type: "string" },
+      window: { type: "string" },
+      preset: { type: "string" },
+      vocabulary: { type: "string" },
+      "broker-base-url": { type: "string" },
+      "idle-timeout": { type: "string" },
+      message: { type: "string", multiple: true },
+      help: { type: "boolean" },
+    },
+  });
+}
+
+/** Writes one engine event as a JSON line, in the CLI's documented shape. */
+export function print(e: EngineEvent): void {
+  let line: unknown = e;
+  if (e.type === "cue") line = { type: "cue", call_id: e.call_id, name: e.name, arguments: e.arguments };
+  process.stdout.write(`${JSON.stringify(line)}\n`);
+}

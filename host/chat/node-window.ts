@@ -1,0 +1,95 @@
+/**
+ * A window's chat wiring in a Node process (`yui chat`, `yui tools`, tests): the real registry of that window
+ * kind over the host's store, the host's browser commands and, for main, the avatar executor when one is
+ * reachable. Acts as the desktop app: main, pet and bound windows declare browser.
+ */
+import {
+  activePresetId,
+  characterChoices,
+  type KeyValue,
+  openPresets,
+  USER_LABEL,
+} from "../../src/app/presets/presets.ts";
+import {
+  emptyRelations,
+  RelationsStateSchema,
+  relationLine,
+  relationsKey,
+  USER_TARGET,
+} from "../../src/app/relations/relations.ts";
+import type { Addressing } from "../../src/app/turn/addressing.ts";
+import { type BrowserInvoke, createBrowserRelay } from "../../src/io/browser/browser-relay.ts";
+import { createAddressCharacterTool } from "../../src/io/chat/tools/address-character.ts";
+import { type AvatarExecutor, createAvatarTools } from "../../src/io/chat/tools/avatar.ts";
+import { createBrowserTool } from "../../src/io/chat/tools/browser/index.ts";
+import type { ClientTool } from "../../src/io/chat/tools/client-tools.ts";
+import { type WindowKind, windowTools } from "../../src/io/chat/tools/pet-window-tools.ts";
+import { createRateRelationTool, relationsFromStore } from "../../src/io/chat/tools/relation.ts";
+
+/** The switch keys of the store, by the switch id the tools carry. */
+export const SWITCH_KEYS: Record<string, string> = {
+  browser: "yui.browser",
+  relations: "yui.relations",
+  screen: "yui.screen_capture",
+};
+
+/** Reads one switch ({enabled}) from the store now. */
+export function switchOn(kv: KeyValue, switchId: string): boolean {
+  const key = SWITCH_KEYS[switchId];
+  const v = key ? (kv.get(key) as { enabled?: unknown } | undefined) : undefined;
+  return v?.enabled === true;
+}
+
+export interface NodeWindowOptions {
+  kv: KeyValue;
+  kind: WindowKind;
+  /** The window's preset; main's defaults to the active preset. */
+  presetId?: string;
+  addressing: Addressing;
+  /** The host's commands (browser_run, browser_guide). */
+  invoke: BrowserInvoke;
+  /** main's avatar executor, read at call time; null until one is reachable. */
+  avatarExecutor?: () => AvatarExecutor | null;
+}
+
+/** One window's tool wiring: its tool list (built per turn), its switches and its context lines. */
+export function createNodeWindow(opts: NodeWindowOptions) {
+  const { kv } = opts;
+  const presetId = opts.presetId ?? activePresetId(kv);
+  const relay = createBrowserRelay(opts.invoke);
+  const relations = relationsFromStore(kv);
+  return {
+    presetId,
+    /** Builds the window's tools now (enums read the presets open now). */
+    tools(): ClientTool[] {
+      const open = () => openPresets(kv);
+      return windowTools(opts.kind, {
+        rateRelation: createRateRelationTool({ openPresets: open, presetId, ...relations }),
+        addressCharacter: createAddressCharacterTool({
+          openPresets: open,
+          presetId,
+          addressing: opts.addressing,
+        }),
+        browser: createBrowserTool({ readSwitch: async () => switchOn(kv, "browser"), presetId, relay }),
+        avatar: createAvatarTools({
+          executor: opts.avatarExecutor ?? (() => null),
+          screenCaptureOn: async () => switchOn(kv, "screen"),
+        }),
+      });
+    },
+    async switches(): Promise<Record<string, boolean>> {
+      return Object.fromEntries(Object.keys(SWITCH_KEYS).map((id) => [id, switchOn(kv, id)]));
+    },
+    /** The relation: line, when the window declares rate_relation and Relations is on. */
+    async contextLines(tools: readonly ClientTool[]): Promise<(string | null)[]> {
+      if (!tools.some((t) => t.switchId === "relations")) return [];
+      const parsed = RelationsStateSchema.safeParse(kv.get(relationsKey(presetId)));
+      const state = parsed.success ? parsed.data : emptyRelations();
+      const targets = [
+        { id: USER_TARGET, label: USER_LABEL },
+        ...characterChoices(openPresets(kv), presetId),
+      ];
+      return [relationLine(state, targets, switchOn(kv, "relations"))];
+    },
+  };
+}

@@ -1,0 +1,68 @@
+/**
+ * Runs one turn of a window over a request transport: builds the registry from the vocabulary and the
+ * window's tools loaded at this moment, builds the client context, and hands both to the engine.
+ */
+import type { ChatEngine } from "../../io/chat/stream/engine.ts";
+import type { EngineEvent, TurnEnd } from "../../io/chat/stream/types.ts";
+import { type ClientTool, createClientTools } from "../../io/chat/tools/client-tools.ts";
+import { createGenerateExpressTool } from "../../io/chat/tools/express.ts";
+import type { Vocabulary } from "../vocabulary/vocabulary.ts";
+import { buildClientContext, timeLine, toolSwitchesLine } from "./client-context.ts";
+
+export interface WireDispatcherDeps {
+  engine: ChatEngine;
+  presetId: string;
+  /** The vocabulary loaded now (re-read each turn, so an edit reaches the next turn's schema). */
+  vocabulary: () => Vocabulary;
+  /** The tools this window hands over, built now (their enums read the open presets now). */
+  windowTools: () => ClientTool[] | Promise<ClientTool[]>;
+  /** The current switch states, by switch id. */
+  switches: () => Promise<Record<string, boolean>>;
+  /** More context lines for this turn (relation:, addressed turn, ...). */
+  contextLines?: (tools: readonly ClientTool[]) => Promise<(string | null)[]>;
+  now?: () => Date;
+  timeZone?: string;
+}
+
+export interface DispatchInput {
+  text: string;
+  turnId?: string;
+  /** Context lines for this turn only (an addressed turn's). */
+  context?: string[];
+  signal?: AbortSignal;
+  onEvent?: (e: EngineEvent) => void;
+}
+
+/** Builds the turn's registry (the clientTools of the backend caller). */
+export async function buildTurnRegistry(
+  deps: Pick<WireDispatcherDeps, "vocabulary" | "windowTools">,
+): Promise<ClientTool[]> {
+  return createClientTools(createGenerateExpressTool(deps.vocabulary()), await deps.windowTools());
+}
+
+/** Creates the dispatcher a window runs its turns through. */
+export function createWireDispatcher(deps: WireDispatcherDeps) {
+  const now = deps.now ?? (() => new Date());
+  const timeZone = deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
+  return {
+    async runTurn(input: DispatchInput): Promise<TurnEnd> {
+      const tools = await buildTurnRegistry(deps);
+      const switches = await deps.switches();
+      const extra = [...(deps.contextLines ? await deps.contextLines(tools) : []), ...(input.context ?? [])];
+      const context = buildClientContext([
+        timeLine(now(), timeZone),
+        toolSwitchesLine(tools, switches),
+        ...extra,
+      ]);
+      return deps.engine.runTurn({
+        text: input.text,
+        context,
+        tools,
+        presetId: deps.presetId,
+        turnId: input.turnId,
+        signal: input.signal,
+        onEvent: input.onEvent,
+      });
+    },
+  };
+}
