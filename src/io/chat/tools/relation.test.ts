@@ -1,0 +1,248 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { openStore, type Store } from "../../../../host/store/store.ts";
+import { openPet, openPresets, savePreset, setActivePreset } from "../../../app/presets/presets.ts";
+import { type RelationsState, relationsKey, setByUser } from "../../../app/relations/relations.ts";
+import type { ClientTool } from "./client-tools.ts";
+import { createRateRelationTool, RATE_RELATION_RESULTS, relationsFromStore } from "./relation.ts";
+
+// rate_relation's result strings as the spec writes them, once.
+const SPEC = {
+  clamped: (band: string) => `clamped: ${band}`,
+  alreadyRated: (toward: string) => `ignored: already rated ${toward} this turn`,
+  unknownTarget: "error: unknown target",
+  invalidDelta: "error: invalid field delta",
+  invalidWhy: "error: invalid field why",
+  reservedReason: "error: reserved reason",
+  relationsOff: "error: relations are off",
+  switchId: "relations",
+};
+
+const preset = (id: string, name: string) => ({
+  id,
+  name,
+  avatar: "",
+  voice: "",
+  persona: "",
+  backend: { transport: "chat" as const },
+});
+
+let dir: string;
+let store: Store;
+let clock: number;
+let zone: string;
+
+function tool(self = "mika"): ClientTool {
+  return createRateRelationTool({
+    openPresets: () => openPresets(store),
+    presetId: self,
+    ...relationsFromStore(store),
+    now: () => clock,
+    timeZone: () => zone,
+  });
+}
+
+function call(t: ClientTool, args: Record<string, unknown>, turnId = "t1") {
+  return t.run(args, { signal: new AbortController().signal, turnId, presetId: "mika" });
+}
+
+const relations = (id = "mika") => store.get(relationsKey(id)) as RelationsState;
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), "yui-rel-"));
+  store = openStore(dir);
+  clock = Date.parse("2026-11-30T03:00:00Z");
+  zone = "UTC";
+  savePreset(store, preset("mika", "Mika"));
+  savePreset(store, preset("aoi", "Aoi"));
+  setActivePreset(store, "mika");
+  openPet(store, "aoi");
+});
+afterEach(() => {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("rate_relation", () => {
+  it("answers exactly the spec's strings", () => {
+    expect(RATE_RELATION_RESULTS.clamped("warm")).toBe(SPEC.clamped("warm"));
+    expect(RATE_RELATION_RESULTS.alreadyRated("Aoi")).toBe(SPEC.alreadyRated("Aoi"));
+    for (const k of [
+      "unknownTarget",
+      "invalidDelta",
+      "invalidWhy",
+      "reservedReason",
+      "relationsOff",
+    ] as const) {
+      expect(RATE_RELATION_RESULTS[k]).toBe(SPEC[k]);
+    }
+  });
+
+  it("lists user and the other open presets' names in toward, read when the schema is built", () => {
+    const t = tool();
+    const props = t.parameters.properties as Record<string, { enum?: unknown[] }>;
+    expect(props.toward!.enum).toEqual(["user", "Aoi"]);
+    expect(props.delta!.enum).toEqual([-2, -1, 1, 2]);
+    expect(t.parameters.required).toEqual(["toward", "delta", "why"]);
+    expect(t.switchId).toBe(SPEC.switchId);
+    // A preset opened later joins the next schema, not this one.
+    savePreset(store, preset("ren", "Ren"));
+    openPet(store, "ren");
+    expect((t.parameters.properties as Record<string, { enum?: unknown[] }>).toward!.enum).toEqual([
+      "user",
+      "Aoi",
+    ]);
+    expect((tool().parameters.properties as Record<string, { enum?: unknown[] }>).toward!.enum).toEqual([
+      "user",
+      "Aoi",
+      "Ren",
+    ]);
+  });
+
+  it("lists a preset named user as user (character), mapped to that preset, while bare user stays the human", async () => {
+    savePreset(store, preset("u2", "user"));
+    openPet(store, "u2");
+    const t = tool();
+    expect((t.parameters.properties as Record<string, { enum?: unknown[] }>).toward!.enum).toEqual([
+      "user",
+      "Aoi",
+      "user (character)",
+    ]);
+    expect(await call(t, { toward: "user (character)", delta: -2, why: "rude" })).toBe("neutral");
+    expect(await call(t, { toward: "user", delta: 2, why: "nice" })).toBe("neutral");
+    expect(relations().values).toEqual({ u2: -2, user: 2 });
+  });
+
+  it("answers the band after the change and stores the change with its reason and turn", async () => {
+    store.set(relationsKey("mika"), { values: { aoi: 3 }, log: [], spent: {} });
+    expect(await call(tool(), { toward: "Aoi", delta: 1, why: "shared her snacks" }, "turn-9")).toBe("warm");
+    expect(relations().log).toEqual([
+      { at: clock, target: "aoi", from: 3, to: 4, why: "shared her snacks", who: "backend", turn: "turn-9" },
+    ]);
+  });
+
+  it("refuses a target outside the list: a closed preset, itself, or a made-up name", async () => {
+    const t = tool();
+    for (const toward of ["Ren", "Mika", "user (character)", "USER", "", 3, undefined]) {
+      expect(await call(t, { toward, delta: 1, why: "x" }), String(toward)).toBe(SPEC.unknownTarget);
+    }
+    expect(store.has(relationsKey("mika"))).toBe(false);
+  });
+
+  it("refuses a delta outside -2, -1, 1, 2", async () => {
+    const t = tool();
+    for (const delta of [0, 3, -3, 1.5, "1", null, undefined]) {
+      expect(await call(t, { toward: "user", delta, why: "x" }), String(delta)).toBe(SPEC.invalidDelta);
+    }
+  });
+
+  it("refuses a why that is not a string, and keeps a long one to 80 characters", async () => {
+    const t = tool();
+    for (const why of [undefined, 5, null, ["a"]]) {
+      expect(await call(t, { toward: "user", delta: 1, why }), String(why)).toBe(SPEC.invalidWhy);
+    }
+    expect(await call(t, { toward: "user", delta: 1, why: "é".repeat(100) })).toBe("neutral");
+    expect(relations().log[0]!.why).toBe("é".repeat(80));
+  });
+
+  it("refuses the reason reserved for the user and changes nothing", async () => {
+    const t = tool();
+    expect(await call(t, { toward: "user", delta: 2, why: "set by the user" })).toBe(SPEC.reservedReason);
+    expect(await call(t, { toward: "user", delta: 2, why: " Set by the user" })).toBe(SPEC.reservedReason);
+    expect(store.has(relationsKey("mika"))).toBe(false);
+    // A refused call is not an accepted one: the target can still be rated this turn.
+    expect(await call(t, { toward: "user", delta: 2, why: "fine" })).toBe("neutral");
+  });
+
+  it("accepts one call per target per turn and ignores the next", async () => {
+    const t = tool();
+    expect(await call(t, { toward: "Aoi", delta: 1, why: "a" }, "t1")).toBe("neutral");
+    expect(await call(t, { toward: "Aoi", delta: 1, why: "b" }, "t1")).toBe(SPEC.alreadyRated("Aoi"));
+    expect(await call(t, { toward: "user", delta: 1, why: "c" }, "t1")).toBe("neutral");
+    expect(await call(t, { toward: "Aoi", delta: 1, why: "d" }, "t2")).toBe("neutral");
+    expect(relations().values).toEqual({ aoi: 2, user: 1 });
+  });
+
+  it("counts a call cut to nothing as the turn's call for that target, without logging it", async () => {
+    store.set(relationsKey("mika"), { values: { user: 20 }, log: [], spent: {} });
+    const t = tool();
+    expect(await call(t, { toward: "user", delta: 2, why: "a" })).toBe(SPEC.clamped("close"));
+    expect(await call(t, { toward: "user", delta: -1, why: "b" })).toBe(SPEC.alreadyRated("user"));
+    expect(relations().log).toEqual([]);
+  });
+
+  it("answers clamped: <band> when the daily cap holds the step, and opens the cap at local midnight", async () => {
+    zone = "Asia/Tokyo";
+    clock = Date.parse("2026-11-30T14:00:00Z"); // 23:00 in Tokyo
+    const t = tool();
+    expect(await call(t, { toward: "user", delta: 2, why: "a" }, "t1")).toBe("neutral");
+    expect(await call(t, { toward: "user", delta: 1, why: "b" }, "t2")).toBe("neutral");
+    expect(await call(t, { toward: "user", delta: 2, why: "c" }, "t3")).toBe(SPEC.clamped("warm"));
+    expect(relations().values.user).toBe(4);
+    expect(await call(t, { toward: "user", delta: 1, why: "d" }, "t4")).toBe(SPEC.clamped("warm"));
+    expect(relations().log).toHaveLength(3);
+    clock = Date.parse("2026-11-30T15:00:00Z"); // 00:00 in Tokyo
+    expect(await call(t, { toward: "user", delta: 2, why: "e" }, "t5")).toBe("warm");
+    expect(relations().values.user).toBe(6);
+  });
+
+  it("clamps at the range and the cap together", async () => {
+    store.set(relationsKey("mika"), {
+      values: { aoi: -19 },
+      log: [],
+      spent: { aoi: { day: "2026-11-30", points: 3 } },
+    });
+    expect(await call(tool(), { toward: "Aoi", delta: -2, why: "x" })).toBe(SPEC.clamped("hostile"));
+    expect(relations().values.aoi).toBe(-20);
+    expect(relations().spent.aoi).toEqual({ day: "2026-11-30", points: 4 });
+  });
+
+  it("refuses calls while the Relations switch is off, stays declared, and keeps the stored values", async () => {
+    const onSchema = tool().parameters;
+    store.set(relationsKey("mika"), { values: { user: 7 }, log: [], spent: {} });
+    store.set("yui.relations", { enabled: false }, "user");
+    const t = tool();
+    expect(t.parameters).toEqual(onSchema);
+    expect(t.switchId).toBe(SPEC.switchId);
+    expect(await call(t, { toward: "user", delta: 1, why: "x" })).toBe(SPEC.relationsOff);
+    expect(relations().values).toEqual({ user: 7 });
+    // The switch is read at call time: turning it back on lets the same tool run.
+    store.set("yui.relations", { enabled: true }, "user");
+    expect(await call(t, { toward: "user", delta: 1, why: "x" })).toBe("warm");
+  });
+
+  it("lets the user's slider move a value without spending the day's cap", async () => {
+    const t = tool();
+    expect(await call(t, { toward: "user", delta: 2, why: "a" }, "t1")).toBe("neutral");
+    store.set(relationsKey("mika"), setByUser(relations(), "user", 12, clock), "user");
+    expect(await call(t, { toward: "user", delta: 2, why: "b" }, "t2")).toBe("close");
+    expect(relations().log.map((e) => [e.who, e.from, e.to])).toEqual([
+      ["backend", 0, 2],
+      ["user", 2, 12],
+      ["backend", 12, 14],
+    ]);
+  });
+
+  it("loses no write when two calls of one turn run at once", async () => {
+    const t = tool();
+    const results = await Promise.all([
+      call(t, { toward: "user", delta: 2, why: "a" }),
+      call(t, { toward: "Aoi", delta: -2, why: "b" }),
+    ]);
+    expect(results).toEqual(["neutral", "neutral"]);
+    expect(relations().values).toEqual({ user: 2, aoi: -2 });
+  });
+
+  it("stores under the calling window's preset, never under another's", async () => {
+    const aoiTool = tool("aoi");
+    expect((aoiTool.parameters.properties as Record<string, { enum?: unknown[] }>).toward!.enum).toEqual([
+      "user",
+      "Mika",
+    ]);
+    expect(await call(aoiTool, { toward: "Mika", delta: 1, why: "x" })).toBe("neutral");
+    expect(relations("aoi").values).toEqual({ mika: 1 });
+    expect(store.has(relationsKey("mika"))).toBe(false);
+  });
+});
