@@ -3,10 +3,10 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { McpServer } from "@modelcontextprotocol/server";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { INITIALIZE_BODY, MCP_POST_HEADERS, rawRequest } from "../test/raw-http.ts";
 import { connectClient } from "./client.ts";
 import { GUARD_REFUSALS } from "./guard.ts";
 import { SERVE_ERRORS, type ServedMcp, serveMcp } from "./serve.ts";
+import { INITIALIZE_BODY, MCP_POST_HEADERS, rawRequest } from "./testing.ts";
 import { toolError, toolText } from "./tool-result.ts";
 
 const FAIL_MESSAGE = "nothing to fail on: pass reason";

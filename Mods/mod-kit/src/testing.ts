@@ -1,3 +1,4 @@
+// Test helpers for mods (imported as "@yui/mod-kit/testing"): raw node:http requests, since fetch drops a custom Host.
 import { request } from "node:http";
 
 /** A raw HTTP exchange's outcome. */
