@@ -21,6 +21,10 @@ export const msg = {
   helperMissing: (program: string) =>
     `${program} is not installed; install it (see Mods/desktop-control/apt-packages.txt)`,
   noDisplay: () => "no X display: DISPLAY is unset",
+  screenRecordingDenied: () =>
+    "Screen Recording is not granted to the app that launched desktop-control (System Settings › Privacy & Security › Screen Recording)",
+  automationDenied: (target: string) =>
+    `Automation → ${target} is not granted to the app that launched desktop-control (System Settings › Privacy & Security › Automation)`,
 } as const;
 
 /** The startup preflight's lines (stderr). "NOT granted" / "NOT available" are what a user greps for. */

@@ -1,0 +1,49 @@
+#!/usr/bin/env -S npx tsx
+// desktop-control: `desktop-control [--port N]` serves the MCP tools on 127.0.0.1 (default 9000);
+// `desktop-control witness` runs the witness recorder.
+import { portFromArgs, serveMcp } from "@yui/mod-kit";
+import { allowlistFromEnv } from "./allowlist.ts";
+import { setup } from "./messages.ts";
+import { platformFor } from "./platform/index.ts";
+import { buildServer, DEFAULT_PORT, SERVER_INFO } from "./server.ts";
+import { DesktopTools } from "./tools.ts";
+import { DEFAULT_IDLE_SECONDS, DEFAULT_POLL_SECONDS, secondsFromEnv, startWitness } from "./witness.ts";
+import { retentionDays, witnessDir } from "./witness-log.ts";
+
+const say = (line: string) => process.stderr.write(`${line}\n`);
+
+async function serve(argv: string[]): Promise<void> {
+  const port = portFromArgs(argv, DEFAULT_PORT);
+  const platform = platformFor();
+  const allowlist = allowlistFromEnv();
+  const ctx = { platform, allowlist, witnessDir: witnessDir(), retentionDays: retentionDays() };
+  for (const line of await platform.preflight()) say(line);
+  say(setup.allowlist([...allowlist]));
+  const served = await serveMcp({ ...SERVER_INFO, port, build: () => buildServer(new DesktopTools(ctx)) });
+  say(`[desktop-control] MCP on ${served.url} (witness log: ${ctx.witnessDir})`);
+  const shutdown = () => void served.close().then(() => process.exit(0));
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}
+
+async function witness(): Promise<void> {
+  const env = process.env;
+  const witness = startWitness({
+    platform: platformFor(),
+    dir: witnessDir(),
+    retentionDays: retentionDays(),
+    idleThresholdMs: secondsFromEnv(env, "WITNESS_IDLE_SECONDS", DEFAULT_IDLE_SECONDS),
+    pollMs: secondsFromEnv(env, "WITNESS_POLL_SECONDS", DEFAULT_POLL_SECONDS),
+  });
+  say(`[witness] recording to ${witnessDir()}`);
+  const shutdown = () => void witness.stop().then(() => process.exit(0));
+  process.once("SIGINT", shutdown);
+  process.once("SIGTERM", shutdown);
+}
+
+const [cmd, ...rest] = process.argv.slice(2);
+const run = cmd === "witness" ? witness() : serve(cmd === "serve" ? rest : process.argv.slice(2));
+run.catch((e: unknown) => {
+  say(`error: ${(e as Error)?.message ?? e}`);
+  process.exit(1);
+});
