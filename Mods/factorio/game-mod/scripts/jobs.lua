@@ -80,6 +80,7 @@ kinds.mine = {
       if a.pos == nil and a.name == nil then check.bad(p .. ".unit_number", "or pos and name is required") end
       out.pos = check.pos(a.pos, p .. ".pos")
       out.name = check.str(a.name, p .. ".name", 200)
+      if prototypes.entity[out.name] == nil then check.bad(p .. ".name", "is not a known entity: " .. out.name) end
     end
     return out
   end,
@@ -415,7 +416,13 @@ function jobs.tick(b)
       finish(rec, "failed", "invalid_target", type(err) == "table" and err.message or "invalid job")
       return true
     end
-    local rt, reason, message = kinds[rec.kind].start(b, a)
+    local started, rt, reason, message = pcall(kinds[rec.kind].start, b, a)
+    if not started then
+      -- A Lua error must not leave a job running forever: it fails, and the log says why.
+      log("coop-agent: error starting job " .. rec.id .. ": " .. tostring(rt))
+      finish(rec, "failed", "invalid_target", "the game mod failed on this job: " .. tostring(rt))
+      return true
+    end
     if rt == nil then
       finish(rec, "failed", reason, message)
       return true
@@ -428,7 +435,13 @@ function jobs.tick(b)
     finish(rec, "failed", "timeout", "the job ran " .. rec.timeout_ticks .. " ticks")
     return true
   end
-  local verdict, x, y = kinds[rec.kind].step(b, q.rt.args, q.rt)
+  local ok, verdict, x, y = pcall(kinds[rec.kind].step, b, q.rt.args, q.rt)
+  if not ok then
+    log("coop-agent: error in job " .. rec.id .. ": " .. tostring(verdict))
+    body.halt(b)
+    finish(rec, "failed", "invalid_target", "the game mod failed on this job: " .. tostring(verdict))
+    return true
+  end
   if verdict == "done" then
     finish(rec, "done", x)
   elseif verdict == "failed" then

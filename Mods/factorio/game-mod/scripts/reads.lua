@@ -13,7 +13,7 @@ reads.SECTIONS = { "body", "host", "players", "jobs", "research", "production", 
 reads.FIND_RADIUS = 256
 reads.ENEMY_RADIUS = 128
 reads.POWER_RADIUS = 64
-local ENEMY_TYPES = { "unit-spawner", "unit", "turret", "segmented-unit" }
+local ENEMY_TYPES = { "unit-spawner", "unit", "turret" }
 
 local function reverse(t)
   local out = {}
@@ -224,6 +224,17 @@ function reads.snapshot(args)
   return { sections = out }
 end
 
+-- Every entity type the loaded prototypes use, built once per session (prototypes never change
+-- while a save runs; this is derived data, not state, so it stays out of storage).
+local entity_types
+local function known_entity_type(t)
+  if entity_types == nil then
+    entity_types = {}
+    for _, proto in pairs(prototypes.entity) do entity_types[proto.type] = true end
+  end
+  return entity_types[t] == true
+end
+
 local function area_arg(v)
   if v == nil then return nil end
   if not util.is_object(v) then check.bad("args.area", "must be an object {left_top, right_bottom}") end
@@ -244,6 +255,9 @@ function reads.find(args)
   local typ = check.str(args.type, "args.type", 200, true)
   local limit = check.int(args.limit, "args.limit", 1, 200, 50)
   if not (area or around or name or typ) then check.bad("args", "needs at least one of area, around, name, type") end
+  -- The game's search raises on an unknown name or type; answer the field at fault instead.
+  if name and prototypes.entity[name] == nil then check.bad("args.name", "is not a known entity: " .. name) end
+  if typ and not known_entity_type(typ) then check.bad("args.type", "is not a known entity type: " .. typ) end
   local surface, pos
   if around then
     local host = state.host()

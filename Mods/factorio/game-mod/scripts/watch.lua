@@ -15,7 +15,7 @@ watch.THREAT_MAX_PER_SCAN = 8
 watch.DAMAGE_REPEAT_TICKS = 60 -- body_damaged at most once per second
 watch.SUMMARY_TICKS = 18000 -- every 5 minutes
 watch.SCAN_TICKS = 60
-local ENEMY_TYPES = { "unit", "unit-spawner", "turret", "segmented-unit" }
+local ENEMY_TYPES = { "unit", "unit-spawner", "turret" }
 
 local function player_name(index)
   local p = index and game.get_player(index)

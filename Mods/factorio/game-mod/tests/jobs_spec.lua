@@ -78,6 +78,7 @@ test("one bad job rejects the whole batch, naming its field with a 0-based index
     { { kind = "mine", args = {} }, "args.jobs[0].args.unit_number" },
     { { kind = "mine", args = { unit_number = 0 } }, "args.jobs[0].args.unit_number" },
     { { kind = "mine", args = { pos = { x = 1, y = 1 } } }, "args.jobs[0].args.name" },
+    { { kind = "mine", args = { pos = { x = 1, y = 1 }, name = "unobtainium-ore" } }, "args.jobs[0].args.name" },
     { { kind = "mine", args = { unit_number = 5, count = 1001 } }, "args.jobs[0].args.count" },
     { { kind = "craft", args = {} }, "args.jobs[0].args.recipe" },
     { { kind = "craft", args = { recipe = "warp-drive" } }, "args.jobs[0].args.recipe" },
@@ -503,4 +504,27 @@ test("the body dying fails the running job with body_died; queued jobs wait for 
   E.truthy(back[1].position, "respawn position")
   E.eq(E.ok(w:rpc({ op = "status" })).body.state, P.body_state.alive, "alive")
   E.eq(run_until_ended(w, ids[2], 2000).state, P.job_state.done, "the queued job ran")
+end)
+
+test("a Lua error inside a job fails that job, logs it, and the queue goes on", function()
+  local w = W.with_body()
+  local ids = E.ok(enqueue(w, {
+    { kind = "take", args = { unit_number = 5, item = "coal", count = 1 } },
+    { kind = "walk_to", args = { pos = { x = 2, y = 2 } } },
+  })).ids
+  -- The game raises when a mod misuses an object; make the target lookup do that for one tick.
+  local real_game = game
+  _G.game = setmetatable({}, { __index = function(_, k)
+    if k == "get_entity_by_unit_number" then return function() error("LuaGameScript: boom") end end
+    return real_game[k]
+  end })
+  w:tick(1)
+  _G.game = real_game
+  local r = record(w, ids[1])
+  E.eq(r.state, P.job_state.failed, "failed")
+  E.eq(r.reason, P.reason.invalid_target, "reason")
+  E.truthy(r.message:find("boom"), "message carries the error")
+  E.eq(#w:error_logs(), 1, "logged once")
+  w.logs = {}
+  E.eq(run_until_ended(w, ids[2], 500).state, P.job_state.done, "the next job ran")
 end)

@@ -189,6 +189,8 @@ test("find validates its args", function()
   E.err(w:rpc({ op = "find", args = { around = 257 } }), P.code.bad_request, { field = "args.around" })
   E.err(w:rpc({ op = "find", args = { name = "" } }), P.code.bad_request, { field = "args.name" })
   E.err(w:rpc({ op = "find", args = { type = 3 } }), P.code.bad_request, { field = "args.type" })
+  E.err(w:rpc({ op = "find", args = { name = "iron-or" } }), P.code.bad_request, { field = "args.name" })
+  E.err(w:rpc({ op = "find", args = { type = "factory" } }), P.code.bad_request, { field = "args.type" })
   E.err(w:rpc({ op = "find", args = { name = "x", limit = 201 } }), P.code.bad_request, { field = "args.limit" })
   E.err(w:rpc({ op = "find", args = { area = { left_top = { x = 0, y = 0 } } } }), P.code.bad_request,
     { field = "args.area.right_bottom" })

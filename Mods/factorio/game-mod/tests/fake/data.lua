@@ -50,6 +50,17 @@ data.entities = {
   ["gun-turret"] = { type = "ammo-turret", unit_number = true, health = 400, collides = true },
 }
 
+-- Every entity type the engine knows, whether or not this slice has a prototype of it.
+data.entity_types = {}
+for _, t in ipairs({ "character", "resource", "tree", "simple-entity", "cliff", "furnace", "container",
+  "transport-belt", "electric-pole", "assembling-machine", "rocket-silo", "unit", "unit-spawner", "turret",
+  "ammo-turret", "electric-turret", "fluid-turret", "inserter", "mining-drill", "lab", "boiler", "generator",
+  "offshore-pump", "pipe", "car", "locomotive", "cargo-wagon", "radar", "wall", "gate", "accumulator",
+  "solar-panel", "beacon", "roboport", "logistic-container", "splitter", "underground-belt", "pump",
+  "storage-tank", "reactor", "heat-pipe", "spider-vehicle", "segmented-unit", "asteroid" }) do
+  data.entity_types[t] = true
+end
+
 data.recipes = {
   ["iron-gear-wheel"] = { category = "crafting", energy = 0.5,
     ingredients = { { type = "item", name = "iron-plate", amount = 2 } },

@@ -475,6 +475,13 @@ local function new_surface(world, name, index, seed)
   end
   function m.find_entities_filtered(f)
     local names, types, forces = as_list(f.name), as_list(f.type), nil
+    -- As the game does: an unknown entity name or type in a filter is an error.
+    for n in pairs(names or {}) do
+      if data.entities[n] == nil then error("Unknown entity name: " .. n, 2) end
+    end
+    for t in pairs(types or {}) do
+      if not data.entity_types[t] then error("Unknown entity type: " .. t, 2) end
+    end
     if f.force then
       forces = {}
       local list = type(f.force) == "table" and f.force[1] and f.force or { f.force }
