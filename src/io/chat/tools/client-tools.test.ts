@@ -1,15 +1,146 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
+import { createNodeWindow } from "../../../../host/chat/node-window.ts";
+import type { KeyValue } from "../../../app/presets/presets.ts";
+import { Addressing } from "../../../app/turn/addressing.ts";
+import { toolSwitchesLine } from "../../../app/turn/client-context.ts";
+import { buildTurnRegistry } from "../../../app/turn/wire-dispatcher.ts";
+import { DEFAULT_VOCABULARY } from "../../../app/vocabulary/vocabulary.ts";
+import { AVATAR_ERRORS, type AvatarExecutor, createAvatarTools } from "./avatar.ts";
 import type { ClientTool } from "./client-tools.ts";
+import { declareTools } from "./declare.ts";
+import { WINDOW_KINDS, type WindowKind } from "./pet-window-tools.ts";
 
-describe("ClientTool", () => {
-  it("a tool answers through run", async () => {
-    const tool: ClientTool = {
-      name: "echo",
-      description: "echo",
-      parameters: { type: "object", properties: {}, additionalProperties: false },
-      run: async () => "ok",
-    };
-    const ac = new AbortController();
-    expect(await tool.run({}, { signal: ac.signal, turnId: "t1", presetId: "p" })).toBe("ok");
+/** A plain in-memory key-value store with the app's switch keys. */
+function memoryKv(init: Record<string, unknown> = {}): KeyValue & { data: Map<string, unknown> } {
+  const data = new Map<string, unknown>(Object.entries(init));
+  return { data, get: (k) => data.get(k), set: (k, v) => void data.set(k, v) };
+}
+
+function windowRegistry(kind: WindowKind, kv: KeyValue = memoryKv()): Promise<ClientTool[]> {
+  const win = createNodeWindow({
+    kv,
+    kind,
+    presetId: "yui",
+    addressing: new Addressing({ self: { id: "yui", name: "YUI" } }),
+    invoke: async () => "unused",
+  });
+  return buildTurnRegistry({ vocabulary: () => DEFAULT_VOCABULARY, windowTools: () => win.tools() });
+}
+
+const names = (tools: ClientTool[]) => tools.map((t) => t.name);
+const ctx = { signal: new AbortController().signal, turnId: "t", presetId: "yui" };
+
+describe("the catalog in docs/client-tools.md", () => {
+  it("has a row for every tool any window declares", async () => {
+    const doc = readFileSync(join(import.meta.dirname, "../../../../docs/client-tools.md"), "utf8");
+    const table = doc.slice(doc.indexOf("| Name |"), doc.indexOf("\n\n", doc.indexOf("| Name |")));
+    const rows = new Set(
+      table
+        .split("\n")
+        .slice(2)
+        .map((l) => l.split("|")[1]!.trim()),
+    );
+    for (const kind of WINDOW_KINDS) {
+      for (const name of names(await windowRegistry(kind)))
+        expect(rows, `${name} has no catalog row`).toContain(name);
+    }
+  });
+});
+
+describe("createClientTools per window", () => {
+  it.each([
+    ["main", ["generate_express", "rate_relation", "address_character", "browser", "body_action", "look"]],
+    ["pet", ["generate_express", "rate_relation", "address_character", "browser"]],
+    ["bound", ["generate_express", "rate_relation", "address_character", "browser"]],
+    ["browser", ["generate_express", "rate_relation", "address_character"]],
+    ["phone", ["generate_express"]],
+  ] as const)("the %s window declares %j", async (kind, expected) => {
+    expect(names(await windowRegistry(kind))).toEqual(expected);
+  });
+
+  it("the declared set is byte-identical whatever the switches hold", async () => {
+    const off = memoryKv({
+      "yui.browser": { enabled: false },
+      "yui.relations": { enabled: false },
+      "yui.screen_capture": { enabled: false },
+    });
+    const on = memoryKv({
+      "yui.browser": { enabled: true },
+      "yui.relations": { enabled: true },
+      "yui.screen_capture": { enabled: true },
+    });
+    for (const transport of ["chat", "responses"] as const) {
+      const a = JSON.stringify(declareTools(await windowRegistry("main", off), transport));
+      const b = JSON.stringify(declareTools(await windowRegistry("main", on), transport));
+      expect(a).toBe(b);
+    }
+  });
+
+  it("the client context's tool switches line states every switchable tool the window declares", async () => {
+    expect(
+      toolSwitchesLine(await windowRegistry("main"), { browser: true, relations: false, screen: true }),
+    ).toBe("tool switches: relations=off, browser=on, screen=on");
+    expect(toolSwitchesLine(await windowRegistry("browser"), { relations: true })).toBe(
+      "tool switches: relations=on",
+    );
+    expect(toolSwitchesLine(await windowRegistry("phone"), {})).toBeNull();
+  });
+});
+
+describe("avatar tools", () => {
+  const screenOn = async () => true;
+  const executor: AvatarExecutor = {
+    bodyAction: async () => "busy",
+    bodyState: async () => ({ posture: "standing" }),
+    perchTargets: async () => ({ windows: [] }),
+    screenshot: async (m) =>
+      m === undefined || m === 1 ? { display: 1, dataUrl: "data:image/jpeg;base64,AA" } : null,
+  };
+
+  it("a declared look or body_action without an executor answers error: unsupported", async () => {
+    const [body, look] = createAvatarTools({ executor: () => null, screenCaptureOn: screenOn });
+    expect(await body!.run({ action: "stand" }, ctx)).toBe(AVATAR_ERRORS.unsupported);
+    expect(await look!.run({ at: "body" }, ctx)).toBe(AVATAR_ERRORS.unsupported);
+  });
+
+  it("look at screen refuses while screen capture is off, read when the call runs", async () => {
+    let on = true;
+    const [, look] = createAvatarTools({ executor: () => executor, screenCaptureOn: async () => on });
+    expect(await look!.run({ at: "screen" }, ctx)).toEqual({
+      text: "screenshot of display 1",
+      images: ["data:image/jpeg;base64,AA"],
+    });
+    on = false;
+    expect(await look!.run({ at: "screen" }, ctx)).toBe("error: screen capture is off");
+  });
+
+  it("look at screen answers error: invalid field monitor for a bad or unknown monitor", async () => {
+    const [, look] = createAvatarTools({ executor: () => executor, screenCaptureOn: screenOn });
+    expect(await look!.run({ at: "screen", monitor: -1 }, ctx)).toBe("error: invalid field monitor");
+    expect(await look!.run({ at: "screen", monitor: 1.5 }, ctx)).toBe("error: invalid field monitor");
+    expect(await look!.run({ at: "screen", monitor: 7 }, ctx)).toBe("error: invalid field monitor");
+  });
+
+  it("body and perch results are JSON strings; body_action passes the executor's word and marks it failed", async () => {
+    const [body, look] = createAvatarTools({ executor: () => executor, screenCaptureOn: screenOn });
+    expect(await look!.run({ at: "body" }, ctx)).toBe('{"posture":"standing"}');
+    expect(await look!.run({ at: "perch_targets" }, ctx)).toBe('{"windows":[]}');
+    const r = await body!.run({ action: "peek", side: "left" }, ctx);
+    expect(r).toBe("busy");
+    expect(body!.failed!(r)).toBe(true);
+    expect(body!.failed!("ok")).toBe(false);
+  });
+
+  it("body_action names the missing or invalid field", async () => {
+    const [body] = createAvatarTools({ executor: () => executor, screenCaptureOn: screenOn });
+    expect(await body!.run({}, ctx)).toBe("error: missing field action");
+    expect(await body!.run({ action: "fly" }, ctx)).toBe("error: invalid field action");
+    expect(await body!.run({ action: "sit_on_window" }, ctx)).toBe("error: missing field app");
+    expect(await body!.run({ action: "peek", side: "up" }, ctx)).toBe("error: invalid field side");
+    expect(await body!.run({ action: "move_to", spot: "center", monitor: "2" }, ctx)).toBe(
+      "error: invalid field monitor",
+    );
   });
 });
