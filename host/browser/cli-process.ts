@@ -60,15 +60,33 @@ export function runCli(opts: {
 
     child.once("exit", (code, signal) => {
       if (backstop) clearTimeout(backstop);
-      const closed = new Promise<void>((r) => child.once("close", () => r()));
-      const grace = new Promise<void>((r) => setTimeout(r, opts.graceMs).unref());
-      void Promise.race([closed, grace]).then(() => {
+      // Wait for the pipes to close; a pipe still delivering bytes is draining, not held, so each chunk
+      // restarts the grace period.
+      let grace: NodeJS.Timeout | undefined;
+      let finished = false;
+      // A process that keeps writing into an inherited pipe must not hold the call forever either.
+      const hardStop = setTimeout(() => done(), opts.graceMs * 10);
+      const done = () => {
+        if (finished) return;
+        finished = true;
+        clearTimeout(hardStop);
+        if (grace) clearTimeout(grace);
+        child.stdout.off("data", restart);
+        child.stderr.off("data", restart);
         child.stdout.destroy();
         child.stderr.destroy();
         stdout.finish();
         stderr.finish();
         resolve({ started: true, code, signal, killed, stdout, stderr });
-      });
+      };
+      const restart = () => {
+        if (grace) clearTimeout(grace);
+        grace = setTimeout(done, opts.graceMs);
+      };
+      child.stdout.on("data", restart);
+      child.stderr.on("data", restart);
+      child.once("close", done);
+      restart();
     });
   });
 }
