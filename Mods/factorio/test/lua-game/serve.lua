@@ -1,0 +1,54 @@
+-- Runs the real coop-agent game mod (Mods/factorio/game-mod) under lua5.2 on the game mod's own fake
+-- Factorio API, driven one JSON line at a time on stdin; answers one JSON line per command on stdout.
+-- The Node side (lua-game.ts) puts a real RCON server in front of it, so the Mod's tests can check the
+-- contract against the game mod itself, not only against the TypeScript stand-in.
+--   {"cmd":"rpc","text":"<json>"}        -> {"printed":["<reply>", ...]}  (what rcon.print wrote)
+--   {"cmd":"chat","player":"alice","text":"hi"}, {"cmd":"tick","n":60}, {"cmd":"save_and_load"},
+--   {"cmd":"new_map","seed":7}           -> {}
+local here = arg[0]:match("^(.*)/test/lua%-game/serve%.lua$") or "."
+local mod = here .. "/game-mod"
+package.path = mod .. "/?.lua;" .. mod .. "/tests/?.lua;" .. mod .. "/tests/fake/?.lua;" .. package.path
+
+-- The fake hides io from the mod; keep our own handles first.
+local stdin, stdout = io.stdin, io.stdout
+local json = require("json")
+local fake = require("factorio")
+fake.configure(mod)
+local worlds = require("world")
+
+local function new_world(seed)
+  local w = worlds.standard({ seed = seed })
+  w:tick(1)
+  return w
+end
+
+local w = new_world(1)
+stdout:write(json.encode({ ready = true }), "\n")
+stdout:flush()
+
+for line in stdin:lines() do
+  local out = {}
+  local ok, err = pcall(function()
+    local msg = json.decode(line)
+    if msg.cmd == "rpc" then
+      local before = #w.rcon_out
+      w.commands["coop-rpc"].f({ name = "coop-rpc", tick = w.game_data.tick, parameter = msg.text })
+      local printed = {}
+      for i = before + 1, #w.rcon_out do printed[#printed + 1] = w.rcon_out[i] end
+      out.printed = printed
+    elseif msg.cmd == "chat" then
+      w:chat(msg.player, msg.text)
+    elseif msg.cmd == "tick" then
+      w:tick(msg.n or 1)
+    elseif msg.cmd == "save_and_load" then
+      w:save_and_load()
+    elseif msg.cmd == "new_map" then
+      w = new_world(msg.seed)
+    else
+      error("unknown cmd " .. tostring(msg.cmd))
+    end
+  end)
+  if not ok then out.error = tostring(err) end
+  stdout:write(json.encode(out), "\n")
+  stdout:flush()
+end
