@@ -79,6 +79,7 @@ local function centre()
   return nil
 end
 
+-- One builder per snapshot section; each returns that section's table (shapes in PROTOCOL-NOTES.md).
 local sections = {}
 
 function sections.body()

@@ -33,6 +33,7 @@ function watch.on_console_chat(e)
   events.push("chat", { player = player_name(e.player_index), text = e.message })
 end
 
+--- A player died: player_died with where and by what.
 function watch.on_player_died(e)
   local p = game.get_player(e.player_index)
   local pos = p and (p.physical_position or p.position)
@@ -44,6 +45,7 @@ function watch.on_entity_died(e)
   if body.on_died(e.entity, e.cause) then jobs.on_body_died() end
 end
 
+--- A rocket left a silo: rocket_launched.
 function watch.on_rocket_launched(e)
   local silo = e.rocket_silo
   local valid = silo ~= nil and silo.valid
@@ -53,14 +55,17 @@ function watch.on_rocket_launched(e)
   })
 end
 
+--- A research finished: research_finished with its level.
 function watch.on_research_finished(e)
   events.push("research_finished", { research = e.research.name, level = e.research.level })
 end
 
+--- A player joined the game.
 function watch.on_player_joined_game(e)
   events.push("player_joined", { player = player_name(e.player_index) })
 end
 
+--- A player left the game.
 function watch.on_player_left_game(e)
   events.push("player_left", { player = player_name(e.player_index) })
 end

@@ -23,7 +23,7 @@ data.items = {
 -- unit_number: whether the game gives the entity a unit number; inventory: slots of its one
 -- inventory (name = what LuaInventory.name reports).
 data.entities = {
-  ["character"] = { type = "character", unit_number = true, health = 250, mining_speed = 0.5 },
+  ["character"] = { type = "character", unit_number = true, health = 250, mining_speed = 0.5, collides = true },
   ["iron-ore"] = { type = "resource", mining_time = 1, products = { { type = "item", name = "iron-ore", amount = 1 } } },
   ["copper-ore"] = { type = "resource", mining_time = 1, products = { { type = "item", name = "copper-ore", amount = 1 } } },
   ["tree-01"] = { type = "tree", health = 50, mining_time = 0.5, products = { { type = "item", name = "wood", amount = 4 } } },

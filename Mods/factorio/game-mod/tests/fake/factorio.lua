@@ -997,7 +997,12 @@ function World:error_logs()
   return out
 end
 
---- Builds a world from a scenario table (see tests/README) and installs it as the game.
+--- Builds a world from a scenario table and installs it as the game. Scenario fields (all optional):
+--- tick, seed, settings {name = value}, mod_version, forces {name = {enemies, research_progress,
+--- recipes}}, research (the player force's current one), surfaces {name = {entity specs}},
+--- players {{name, position, connected, surface, inventory, character}}, blocked and
+--- hidden_blocked (walls: {left_top, right_bottom, surface?}), path_delay, path_busy,
+--- production {input, output}, power {[network id] = {input, output}}, create_fails.
 function fake.world(scenario)
   scenario = scenario or {}
   local world = setmetatable({
