@@ -269,12 +269,23 @@ function reads.find(args)
     if surface == nil then check.fail("unavailable", "neither host nor body is in the game", { what = "host" }) end
   end
   local filter = { name = name, type = typ }
+  local found
   if area then
     filter.area = { area.left_top, area.right_bottom }
+    found = surface.find_entities_filtered(filter)
   else
-    filter.position, filter.radius = pos, around or reads.FIND_RADIUS
+    -- Grow the circle until it holds more than `limit`: the nearest `limit` inside it are the
+    -- nearest overall, and a dense ore field is never read whole just to keep 50 tiles of it.
+    local max = around or reads.FIND_RADIUS
+    local r = math.min(16, max)
+    filter.position = pos
+    while true do
+      filter.radius = r
+      found = surface.find_entities_filtered(filter)
+      if #found > limit or r >= max then break end
+      r = math.min(r * 2, max)
+    end
   end
-  local found = surface.find_entities_filtered(filter)
   local origin = pos or { x = 0, y = 0 }
   local keyed = {}
   for i, e in pairs(found) do

@@ -246,3 +246,23 @@ test("every read answers on a map where nobody and no body is present", function
   E.ok(w:rpc({ op = "recipe", args = { name = "iron-gear-wheel" } }))
   E.err(w:rpc({ op = "find", args = { name = "iron-ore" } }), P.code.unavailable, { what = P.what.host })
 end)
+
+test("find in a dense field returns the nearest without reading the whole radius", function()
+  local w = W.standard()
+  for x = 1, 60 do
+    for y = 1, 10 do w:spawn({ name = "copper-ore", position = { x = x + 0.5, y = y + 0.5 }, amount = 10 }) end
+  end
+  local r = E.ok(w:rpc({ op = "find", args = { name = "copper-ore", limit = 5 } }))
+  E.eq(#r.entities, 5, "five")
+  E.eq(r.truncated, true, "truncated")
+  E.eq(r.entities[1].position, { x = 1.5, y = 1.5 }, "nearest first")
+  local far = r.entities[5].position
+  E.truthy(math.sqrt(far.x ^ 2 + far.y ^ 2) < 4, "the five nearest")
+  local all = E.ok(w:rpc({ op = "find", args = { name = "copper-ore", limit = 200 } }))
+  E.eq(#all.entities, 200, "a full page")
+  local last = all.entities[200].position
+  local d200 = math.sqrt(last.x ^ 2 + last.y ^ 2)
+  for _, e in ipairs(all.entities) do
+    E.truthy(math.sqrt(e.position.x ^ 2 + e.position.y ^ 2) <= d200, "sorted by distance")
+  end
+end)
