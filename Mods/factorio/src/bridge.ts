@@ -63,7 +63,8 @@ export class Bridge implements WakeSource {
 
   /** Polls events_since until a page comes back short; returns how many events entered the cache. */
   async pollOnce(): Promise<number> {
-    await this.ensureMap();
+    // The poller is patient: while RCON is down it waits out the reconnect backoff instead of hammering.
+    await this.ensureMap(true);
     let accepted = 0;
     for (;;) {
       const session = this.mapId!;
@@ -80,7 +81,7 @@ export class Bridge implements WakeSource {
       if (!reply.ok) {
         const e = reply.error;
         if (e.code === "stale_session") {
-          await this.recover("stale_session");
+          await this.recover("stale_session", true);
           return accepted;
         }
         if (e.code === "history_gap" && e.oldest_seq !== undefined) {
@@ -97,7 +98,7 @@ export class Bridge implements WakeSource {
       if (!parsed.success) throw new NotGameModError(TOOL_MESSAGES.notGameMod);
       const page = parsed.data;
       if (page.map_id !== session || reply.map_id !== session) {
-        await this.recover("map_change");
+        await this.recover("map_change", true);
         return accepted;
       }
       if (page.head_seq < this.pollSeq) {
@@ -123,8 +124,8 @@ export class Bridge implements WakeSource {
   // ---- recovery --------------------------------------------------------------------------------
 
   /** Adopts the game's map when it differs from ours (first contact, map change, stale session). */
-  recover(reason: ResetReason | "start"): Promise<void> {
-    return this.serialized(async () => this.adopt(await this.fetchStatus(), reason));
+  recover(reason: ResetReason | "start", patient = false): Promise<void> {
+    return this.serialized(async () => this.adopt(await this.fetchStatus(patient), reason));
   }
 
   private adopt(status: Status, reason: ResetReason | "start"): void {
@@ -156,7 +157,7 @@ export class Bridge implements WakeSource {
 
   private rollback(head: number): Promise<void> {
     return this.serialized(async () => {
-      const status = await this.fetchStatus();
+      const status = await this.fetchStatus(true);
       if (status.map_id !== this.mapId) return this.adopt(status, "map_change");
       if (head >= this.pollSeq) return; // another recovery already rewound
       this.pollSeq = head;
@@ -182,12 +183,12 @@ export class Bridge implements WakeSource {
     return run;
   }
 
-  private async ensureMap(): Promise<void> {
-    if (this.mapId === null) await this.recover("start");
+  private async ensureMap(patient = false): Promise<void> {
+    if (this.mapId === null) await this.recover("start", patient);
   }
 
-  private async fetchStatus(): Promise<Status> {
-    const reply = await this.request("status", {}, undefined, undefined);
+  private async fetchStatus(patient = false): Promise<Status> {
+    const reply = await this.request("status", {}, undefined, undefined, patient);
     if (!reply.ok) throw new ToolFailure(TOOL_MESSAGES.gameError(reply.error.code, reply.error.message));
     const parsed = StatusSchema.safeParse(reply.result);
     if (!parsed.success) throw new NotGameModError(TOOL_MESSAGES.notGameMod);
