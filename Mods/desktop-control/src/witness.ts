@@ -34,6 +34,8 @@ export function secondsFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: n
 
 /** A running recorder. */
 export interface Witness {
+  /** Settles when the first observation (taken at start, after pruning expired days) is written. */
+  ready: Promise<void>;
   /** Takes one observation now (the loop calls it; tests may too). */
   tick(): Promise<void>;
   /** Writes the stop line and ends the loop. */
@@ -97,9 +99,10 @@ export function startWitness(opts: WitnessOptions): Witness {
     if (!stopped) timer = setTimeout(loop, opts.pollMs);
   };
 
-  void pruneExpired(opts.dir, now(), opts.retentionDays).then(loop);
+  const ready = pruneExpired(opts.dir, now(), opts.retentionDays).then(loop);
 
   return {
+    ready,
     tick,
     async stop() {
       if (stopped) return;
