@@ -29,6 +29,8 @@ script.on_event(ev.on_research_finished, guarded("on_research_finished", watch.o
 script.on_event(ev.on_player_joined_game, guarded("on_player_joined_game", watch.on_player_joined_game))
 script.on_event(ev.on_script_path_request_finished,
   guarded("on_script_path_request_finished", watch.on_script_path_request_finished))
+script.on_event(ev.on_runtime_mod_setting_changed,
+  guarded("on_runtime_mod_setting_changed", watch.on_runtime_mod_setting_changed))
 script.on_event(ev.on_player_left_game, guarded("on_player_left_game", watch.on_player_left_game))
 -- Enemy-on-enemy and enemy-being-shot damage is by far the most frequent; filter it out in
 -- the engine so the handler only sees damage that can matter.

@@ -34,7 +34,7 @@ local function spawn_at(surface, near, force)
   if b == nil then return nil end
   storage.body = b
   storage.body_unit = b.unit_number
-  rendering.draw_text({
+  storage.body_label = rendering.draw_text({
     text = state.body_name(),
     surface = surface,
     target = { entity = b, offset = { 0, -2.6 } },
@@ -43,6 +43,12 @@ local function spawn_at(surface, near, force)
     alignment = "center",
   })
   return b
+end
+
+--- Renames the body's label after the body-name setting changed.
+function body.relabel()
+  local label = storage.body_label
+  if label ~= nil and label.valid then label.text = state.body_name() end
 end
 
 --- Where a (re)spawn goes: next to the host, else where the body last stood, else the force spawn.

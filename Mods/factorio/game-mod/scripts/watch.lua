@@ -154,6 +154,11 @@ function watch.on_summary()
   })
 end
 
+--- A runtime setting changed: the body's label follows its name.
+function watch.on_runtime_mod_setting_changed(e)
+  if e.setting == "coop-agent-body-name" then body.relabel() end
+end
+
 --- The pathfinder's answer to one of the body's walks.
 function watch.on_script_path_request_finished(e)
   body.on_path(e)

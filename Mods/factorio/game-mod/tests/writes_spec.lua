@@ -151,3 +151,12 @@ test("/coop-follow and /coop-stay from a player change the idle mode", function(
   E.eq(#r.events, 2, "two idle_changed")
   E.eq(r.events[1].kind, P.kind.idle_changed, "kind")
 end)
+
+test("renaming the body in the mod settings renames its label and its chat lines", function()
+  local w = W.with_body()
+  w:change_setting("coop-agent-body-name", "Aiko")
+  E.eq(w.renderings[1].text, "Aiko", "label")
+  E.ok(w:rpc({ op = "say", id = W.id(), args = { text = "hi" } }))
+  E.eq(w.printed[1].message, "[Aiko] hi", "chat")
+  E.eq(E.ok(w:rpc({ op = "status" })).body.name, "Aiko", "status")
+end)

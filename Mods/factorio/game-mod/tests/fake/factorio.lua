@@ -165,6 +165,7 @@ local DIRECTION = {
 local EVENTS = {
   "on_tick", "on_console_chat", "on_player_died", "on_entity_died", "on_rocket_launched", "on_research_finished",
   "on_player_joined_game", "on_player_left_game", "on_entity_damaged", "on_built_entity", "on_script_path_request_finished",
+  "on_runtime_mod_setting_changed",
 }
 
 local function make_defines()
@@ -988,6 +989,12 @@ function World:update_mod()
   return self
 end
 
+--- Changes a runtime-global mod setting as the player would, raising the event.
+function World:change_setting(name, value)
+  self.setting_values[name] = value
+  self:raise("on_runtime_mod_setting_changed", { setting = name, setting_type = "runtime-global" })
+end
+
 --- The log lines the mod wrote that report an error it caught.
 function World:error_logs()
   local out = {}
@@ -1155,7 +1162,8 @@ function fake.world(scenario)
     draw_text = function(args)
       assert(args.text and args.surface and args.target and args.color, "fake: draw_text needs text, surface, target, color")
       world.renderings[#world.renderings + 1] = args
-      return lua_object("LuaRenderObject", { id = #world.renderings }, { id = field("id") })
+      return lua_object("LuaRenderObject", { id = #world.renderings }, { id = field("id"),
+        text = function() return args.text end }, { text = function(_, v) args.text = v end })
     end,
   }
   world:install()
