@@ -126,14 +126,16 @@ describe("the store", () => {
     expect(seen[1]!.rev).toBeGreaterThan(seen[0]!.rev);
   });
 
-  it("marks secret keys on changes so a bridge can keep them in the host", () => {
+  it("marks secret keys on changes and leaves their value out, so a bridge cannot leak them", () => {
     const s = open();
     const seen: StoreChange[] = [];
     s.onChange((c) => seen.push(c));
     s.set("yui.mika.api_key", "sk-test");
     expect(isSecretKey("yui.mika.api_key")).toBe(true);
     expect(isSecretKey("yui.presets")).toBe(false);
-    expect(seen[0]).toMatchObject({ key: "yui.mika.api_key", secret: true });
+    expect(seen[0]).toMatchObject({ key: "yui.mika.api_key", secret: true, value: undefined });
+    expect(JSON.stringify(seen)).not.toContain("sk-test");
+    expect(s.get("yui.mika.api_key")).toBe("sk-test");
   });
 
   it("lets another module register its own key", () => {

@@ -18,7 +18,10 @@ export const STORE_FILE = "store.sqlite3";
 /** How often a store with listeners checks for other processes' writes, in ms. */
 export const DEFAULT_POLL_MS = 100;
 
-/** One change as listeners see it. `value` is the new value, or the key's default after a delete. */
+/**
+ * One change as listeners see it. `value` is the new value, or the key's default after a delete; for a secret
+ * key it is left out (undefined) so a listener that forwards changes cannot leak it: read it with `get`.
+ */
 export interface StoreChange {
   key: string;
   value: unknown;
@@ -138,13 +141,14 @@ export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {
     const rows = selectSince.all(lastRev);
     for (const row of rows) {
       lastRev = Math.max(lastRev, row.rev);
+      const secret = isSecretKey(row.key);
       const change: StoreChange = {
         key: row.key,
-        value: decode(row),
+        value: secret ? undefined : decode(row),
         deleted: row.value === null,
         who: row.who,
         rev: row.rev,
-        secret: isSecretKey(row.key),
+        secret,
       };
       for (const l of [...listeners]) {
         try {
