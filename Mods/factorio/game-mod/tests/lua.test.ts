@@ -45,9 +45,21 @@ const specs = readdirSync(testsDir)
 
 // Listing is a real lua5.2 run too: it loads every spec file, so a file that does not even
 // load shows up as its "(load)" case below.
-const listed = parseCases(
-  execFileSync(LUA, [RUNNER, "--list", ...specs], { cwd: modRoot, encoding: "utf8", timeout: 60_000 }),
-);
+function listCases(): CaseLine[] {
+  try {
+    return parseCases(
+      execFileSync(LUA, [RUNNER, "--list", ...specs], { cwd: modRoot, encoding: "utf8", timeout: 60_000 }),
+    );
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") {
+      throw new Error(
+        `${LUA} is not installed: run scripts/setup-system.sh (it reads game-mod/apt-packages.txt)`,
+      );
+    }
+    throw err;
+  }
+}
+const listed = listCases();
 
 test("the Lua suite has spec files and cases", () => {
   expect(specs.length).toBeGreaterThan(0);
