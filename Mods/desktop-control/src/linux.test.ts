@@ -5,6 +5,8 @@ import { once } from "node:events";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { startRouter } from "@yui/router/src/router.ts";
+import { UPSTREAMS } from "@yui/router/src/upstreams.ts";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { localIso } from "./localtime.ts";
@@ -231,6 +233,33 @@ describe("desktop-control with an empty allowlist", () => {
     } finally {
       await c.close();
       await empty.stop();
+    }
+  });
+});
+
+describe("desktop-control through the router", () => {
+  it("answers every tool at /desktop/mcp with the real SDK client", async () => {
+    // The router's own table, with the desktop prefix pointed at this test's port.
+    const port = Number(new URL(mod.url).port);
+    const router = await startRouter({ port: 0, upstreams: { desktop: { ...UPSTREAMS.desktop!, port } } });
+    const c = await mcpClient(`${router.url}/desktop/mcp`);
+    try {
+      const shot = await c.call("screenshot");
+      expect(shot.content.map((x) => x.type)).toEqual(["image", "image"]);
+      expect((await c.call("list_running_apps")).structuredContent).toEqual({
+        apps: await platform.runningApps(),
+      });
+      expect((await c.call("get_frontmost_window")).structuredContent).toEqual(await platform.frontWindow());
+      expect((await c.call("get_activity_timeline", { date: "2001-01-01" })).structuredContent).toEqual({
+        date: "2001-01-01",
+        segments: [],
+      });
+      expect(textOf(await c.call("open_app", { name: "xeyes" }))).toBe(msg.opened("xeyes"));
+      expect(textOf(await c.call("close_app", { name: "xeyes" }))).toBe(msg.closed("xeyes"));
+      expect(textOf(await c.call("open_app", { name: "xclock" }))).toBe(msg.notAllowed("xclock"));
+    } finally {
+      await c.close();
+      await router.close();
     }
   });
 });

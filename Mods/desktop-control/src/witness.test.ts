@@ -21,7 +21,6 @@ const tempDir = async () => {
   dirs.push(d);
   return d;
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   xs = await startXSession();

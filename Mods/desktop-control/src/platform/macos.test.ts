@@ -102,7 +102,12 @@ describe("macOS output parsing", () => {
       // screencapture writes one file per display it is given.
       [
         "screencapture",
-        [async (args) => (await Promise.all(args.slice(3).map((f, i) => writeFile(f, `png${i}`))), "")],
+        [
+          async (args) => {
+            await Promise.all(args.slice(3).map((f, i) => writeFile(f, `png${i}`)));
+            return "";
+          },
+        ],
       ],
     ]);
     const caps = await p.captureDisplays();
