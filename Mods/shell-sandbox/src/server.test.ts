@@ -6,6 +6,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { CallToolResult, Client } from "@modelcontextprotocol/client";
 import { connectClient, GUARD_REFUSALS } from "@yui/mod-kit";
+import { startRouter } from "@yui/router/src/router.ts";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IMAGE_TYPES } from "./files.ts";
@@ -201,6 +202,47 @@ describe("shell-sandbox over MCP", () => {
       await writeFile(path.join(root, "img.svg"), "<svg/>");
       await expectToolError("read_image", { path: "img.svg" }, msg.imageType(".svg"));
     });
+  });
+});
+
+describe("through the router (/shell/mcp)", () => {
+  it("runs a command, reads an image and reports a refusal the same way as directly", async () => {
+    const router = await startRouter({
+      port: 0,
+      upstreams: { shell: { mod: "shell-sandbox", port: server.port } },
+    });
+    const c = await connectClient(`${router.url}/shell/mcp`);
+    try {
+      const r = (await c.client.callTool({
+        name: "run",
+        arguments: { command: "echo via router; exit 4" },
+      })) as CallToolResult;
+      expect(r.structuredContent).toEqual({
+        exit_code: 4,
+        stdout: "via router\n",
+        stderr: "",
+        truncated: false,
+        timed_out: false,
+      });
+      const png = await sharp({ create: { width: 2, height: 2, channels: 3, background: "#000" } })
+        .png()
+        .toBuffer();
+      await writeFile(path.join(root, "routed.png"), png);
+      const img = (await c.client.callTool({
+        name: "read_image",
+        arguments: { path: "routed.png" },
+      })) as CallToolResult;
+      expect(img.content).toEqual([{ type: "image", data: png.toString("base64"), mimeType: "image/png" }]);
+      const refused = (await c.client.callTool({
+        name: "read_file",
+        arguments: { path: "planted.txt" },
+      })) as CallToolResult;
+      expect(refused.isError).toBe(true);
+      expect(texts(refused)).toEqual([msg.symlinkEscapes("planted.txt")]);
+    } finally {
+      await c.close();
+      await router.close();
+    }
   });
 });
 
