@@ -1,17 +1,17 @@
 -- The event ring: the newest RING_SIZE events of this map, keyed by seq, kept in storage so
 -- a rollback (loading an older save) rolls the ring and seq back with it.
 local state = require("scripts.state")
+local util = require("scripts.util")
 
 local events = {}
 
---- Appends one event of `kind` with its fields; returns its seq.
+--- Appends one event of `kind` with (a deep copy of) its fields; returns its seq.
 function events.push(kind, fields)
   local ring = storage.events
   local seq = ring.head + 1
-  local ev = {}
-  if fields then
-    for k, v in pairs(fields) do ev[k] = v end
-  end
+  -- A copy: a table shared with a job record or the attack state would be two tables after a
+  -- save and load, and a later change to one must not rewrite history anyway.
+  local ev = util.copy(fields or {})
   ev.seq, ev.tick, ev.kind = seq, game.tick, kind
   ring.buf[seq] = ev
   ring.head = seq

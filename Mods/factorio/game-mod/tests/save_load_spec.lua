@@ -19,9 +19,25 @@ local function busy_world()
   return w, b
 end
 
-test("storage holds no functions and no metatables after every kind of activity", function()
-  local w = busy_world()
+test("storage holds no functions, no metatables, no shared tables after every kind of activity", function()
+  local w, b = busy_world()
+  local chest = game.surfaces.nauvis.find_entities_filtered({ name = "wooden-chest" })[1]
+  local biter = w:spawn({ name = "small-biter", position = { x = b.position.x + 3, y = b.position.y }, force = "enemy" })
+  w:damage(chest, 1, "enemy", biter)
+  w:damage(b, 1, "enemy", biter)
+  E.ok(w:rpc({ op = "jobs_enqueue", id = W.id(), args = { jobs = {
+    { kind = "mine", args = { pos = { x = 12.5, y = 0.5 }, name = "iron-ore", count = 2 } },
+  } } }))
+  w:command("coop-stay", "alice")
   w:tick(P.summary_ticks)
+  w:kill(b, biter, "enemy")
+  w:tick(700)
+  local kinds = {}
+  for _, e in pairs(storage.events.buf) do kinds[e.kind] = true end
+  for _, k in ipairs({ "job_done", "queue_idle", "attack_started", "attack_ended", "body_threat", "body_damaged",
+    "snapshot_summary", "idle_changed", "body_died", "body_respawned", "chat" }) do
+    E.truthy(kinds[k], "the activity produced " .. k)
+  end
   local ok, err = pcall(fake.save_copy, storage, "", {})
   E.truthy(ok, err)
 end)

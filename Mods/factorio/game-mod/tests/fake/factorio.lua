@@ -947,7 +947,8 @@ function World:start_mod()
   return self
 end
 
--- Storage may hold plain data and LuaObjects, nothing else; returns a deep copy or raises.
+-- Storage may hold plain data and LuaObjects, nothing else; returns a deep copy or raises. One
+-- table reachable twice is refused too: a save would not keep the two places one table.
 local function save_copy(v, path, seen)
   local tv = type(v)
   if tv == "function" or tv == "thread" or tv == "userdata" then
@@ -956,14 +957,15 @@ local function save_copy(v, path, seen)
   if tv ~= "table" then return v end
   if fake.is_lua_object(v) then return v end
   if getmetatable(v) ~= nil then error("storage." .. path .. " has a metatable, which a save drops", 0) end
-  if seen[v] then error("storage." .. path .. " is a second reference to one table (the game would split it)", 0) end
-  seen[v] = true
+  if seen[v] then
+    error("storage." .. path .. " is the same table as storage." .. seen[v] .. " (a save would split them)", 0)
+  end
+  seen[v] = path
   local out = {}
   for k, x in pairs(v) do
     if type(k) ~= "string" and type(k) ~= "number" then error("storage." .. path .. " has a " .. type(k) .. " key", 0) end
-    out[k] = save_copy(x, path .. "." .. tostring(k), seen)
+    out[k] = save_copy(x, path == "" and tostring(k) or (path .. "." .. tostring(k)), seen)
   end
-  seen[v] = nil
   return out
 end
 fake.save_copy = save_copy
