@@ -14,8 +14,8 @@ import { TOOL_DESCRIPTIONS } from "./server.ts";
 type Client = Awaited<ReturnType<typeof connectClient>>["client"];
 type Result = { isError?: boolean; content: { type: string; text?: string }[] };
 
-// time_scale 0.002: the 1 s poll is 2 ms, the 5 s backoff 10 ms, the 300 s reminder 600 ms.
-const SCALE = 0.002;
+// time_scale 0.01: the 1 s poll is 10 ms, the 5 s backoff 50 ms, the 300 s reminder 3 s.
+const SCALE = 0.01;
 
 function writeConfig(dir: string, ini: string, signalsUrl: string): string {
   writeFileSync(path.join(dir, "config.ini"), ini);
@@ -77,7 +77,7 @@ describe("the factorio Mod over MCP (real SDK client, stand-in game, signals end
     expect(typeof s.tick).toBe("number");
   });
 
-  it("wakes the client once for a chat line, and factorio_events pages from the unread cursor", async () => {
+  it("wakes the client with one group for a chat line, and factorio_events pages from the unread cursor", async () => {
     const before = signals.posts.length;
     const chat = game.emit("chat", { player: "alice", text: "yui, bring 10 iron plates" });
     game.emit("job_done", { job_id: 1 });
@@ -97,6 +97,7 @@ describe("the factorio Mod over MCP (real SDK client, stand-in game, signals end
     const rest = json(await call("factorio_events", {}));
     expect(rest).toMatchObject({ next_seq: chat.seq + 1, more: false });
     expect(json(await call("factorio_events", { since_seq: 0 }))).toMatchObject({ more: false });
+    expect(signals.posts.length).toBe(before + 1);
   });
 
   it("retries a failing signals endpoint on the same range until it recovers", async () => {
@@ -108,6 +109,29 @@ describe("the factorio Mod over MCP (real SDK client, stand-in game, signals end
     const three = signals.posts.slice(before, before + 3);
     expect(three.map((p) => p.status)).toEqual([500, 502, 200]);
     for (const p of three) expect(p.body).toMatchObject({ pending_from_seq: e.seq, note: "player_died" });
+    await call("factorio_events", {});
+  });
+
+  it("marks the first group after a rollback with reset: true, and only that one", async () => {
+    await call("factorio_events", {});
+    const head = game.head;
+    game.flood(3, "job_done");
+    await waitFor(() => mod.bridge.pollSeq === head + 3, "the job_done events");
+    game.rollbackTo(head + 1);
+    await waitFor(() => mod.bridge.pollSeq === head + 1, "the rollback");
+    const before = signals.posts.length;
+    game.emit("chat", { player: "alice", text: "after the rollback" });
+    await signals.waitForPosts(before + 1);
+    expect(signals.posts[before]!.body).toMatchObject({
+      pending_from_seq: head + 1,
+      pending_to_seq: head + 2,
+      reset: true,
+      note: "after the rollback",
+    });
+    await call("factorio_events", {});
+    game.emit("body_died", { position: { x: 0, y: 0 }, cause: null });
+    await signals.waitForPosts(before + 2);
+    expect(signals.posts[before + 1]!.body).toMatchObject({ reset: false, note: "body_died" });
     await call("factorio_events", {});
   });
 
