@@ -145,7 +145,13 @@ kinds.mine = {
 kinds.craft = {
   validate = function(a, p)
     local recipe = check.str(a.recipe, p .. ".recipe", 200)
-    if prototypes.recipe[recipe] == nil then check.bad(p .. ".recipe", "is not a known recipe: " .. recipe) end
+    local proto = prototypes.recipe[recipe]
+    if proto == nil then check.bad(p .. ".recipe", "is not a known recipe: " .. recipe) end
+    local character = prototypes.entity["character"]
+    local by_hand = character and character.crafting_categories or { crafting = true }
+    if not by_hand[proto.category] then
+      check.bad(p .. ".recipe", "cannot be crafted by hand (" .. proto.category .. "): " .. recipe)
+    end
     return { recipe = recipe, count = check.int(a.count, p .. ".count", 1, 1000, 1) }
   end,
   start = function(b, a)
@@ -167,6 +173,16 @@ kinds.craft = {
   end,
 }
 
+local PLACE_CLEARANCE = 1.5
+
+-- A point 2.5 tiles from `spot`, on the body's side of it (east when the body stands on it).
+local function aside(from, spot)
+  local dx, dy = from.x - spot.x, from.y - spot.y
+  local len = math.sqrt(dx * dx + dy * dy)
+  if len < 0.01 then dx, dy, len = 1, 0, 1 end
+  return { x = spot.x + dx / len * 2.5, y = spot.y + dy / len * 2.5 }
+end
+
 kinds.place = {
   validate = function(a, p)
     local item = check.str(a.item, p .. ".item", 200)
@@ -186,6 +202,14 @@ kinds.place = {
     local reach = math.max(1, b.build_distance - 1)
     if util.dist(b.position, a.pos) > reach then
       return walk_verdict(body.walk_toward(b, a.pos, reach))
+    end
+    -- The body itself would block the spot: step aside first.
+    if util.dist(b.position, a.pos) < PLACE_CLEARANCE then
+      local away = aside(b.position, a.pos)
+      if body.walk_toward(b, away, 0.3) == "blocked" then
+        return "failed", "blocked", "the body cannot step off the spot"
+      end
+      return nil
     end
     b.walking_state = { walking = false, direction = defines.direction.north }
     storage.walk = nil

@@ -82,6 +82,7 @@ test("one bad job rejects the whole batch, naming its field with a 0-based index
     { { kind = "mine", args = { unit_number = 5, count = 1001 } }, "args.jobs[0].args.count" },
     { { kind = "craft", args = {} }, "args.jobs[0].args.recipe" },
     { { kind = "craft", args = { recipe = "warp-drive" } }, "args.jobs[0].args.recipe" },
+    { { kind = "craft", args = { recipe = "iron-plate" } }, "args.jobs[0].args.recipe" },
     { { kind = "craft", args = { recipe = "iron-gear-wheel", count = 0 } }, "args.jobs[0].args.count" },
     { { kind = "place", args = { pos = { x = 1, y = 1 } } }, "args.jobs[0].args.item" },
     { { kind = "place", args = { item = "iron-plate", pos = { x = 1, y = 1 } } }, "args.jobs[0].args.item" },
@@ -316,6 +317,17 @@ test("place puts an entity from the body's inventory and returns its unit number
   E.eq(e.direction, defines.direction.east, "direction")
   E.eq(b.get_item_count("wooden-chest"), 1, "one used")
   E.eq(#w.built, 1, "raised as built")
+end)
+
+test("place on the spot where the body stands steps aside first", function()
+  local w, b = W.with_body()
+  b.insert({ name = "wooden-chest", count = 1 })
+  local spot = b.position
+  local id = E.ok(enqueue(w, { { kind = "place", args = { item = "wooden-chest", pos = spot } } })).ids[1]
+  local r = run_until_ended(w, id, 500)
+  E.eq(r.state, P.job_state.done, "done: " .. E.show(r))
+  E.eq(game.get_entity_by_unit_number(r.result.unit_number).position, spot, "placed where asked")
+  E.truthy(math.sqrt((b.position.x - spot.x) ^ 2 + (b.position.y - spot.y) ^ 2) >= 1.5, "the body moved off")
 end)
 
 test("place fails missing_item without the item and blocked where something stands", function()

@@ -196,6 +196,10 @@ local function entity_proto_object(world, name)
     type = function() return p.type end,
     mineable_properties = function() return props end,
     mining_speed = function() return p.mining_speed end,
+    crafting_categories = function()
+      if p.type == "character" then return { crafting = true } end
+      return nil
+    end,
     collision_mask = function()
       return { layers = { player = true, water_tile = true, object = true }, not_colliding_with_itself = false }
     end,
