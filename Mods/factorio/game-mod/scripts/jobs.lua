@@ -122,17 +122,13 @@ kinds.mine = {
     end
     if game.tick < rt.ready_tick then return nil end
     rt.ready_tick = nil
-    local names = {}
-    for _, product in pairs(props.products or {}) do
-      if product.type == "item" then names[#names + 1] = product.name end
-    end
-    local before = {}
-    for _, n in ipairs(names) do before[n] = b.get_item_count(n) end
+    -- What the inventory gained: the products, and whatever a mined container or machine held.
+    local before = util.contents(b.get_main_inventory())
     if not b.mine_entity(target) then
       return "failed", "blocked", "could not mine " .. target.name .. " (inventory full?)"
     end
-    for _, n in ipairs(names) do
-      local gained = b.get_item_count(n) - before[n]
+    for n, count in pairs(util.contents(b.get_main_inventory())) do
+      local gained = count - (before[n] or 0)
       if gained > 0 then rt.mined[n] = (rt.mined[n] or 0) + gained end
     end
     rt.done_any = true

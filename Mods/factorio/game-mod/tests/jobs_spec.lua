@@ -241,7 +241,7 @@ test("mine by unit number takes the whole entity", function()
   local id = E.ok(enqueue(w, { { kind = "mine", args = { unit_number = unit } } })).ids[1]
   local r = run_until_ended(w, id, 5000)
   E.eq(r.state, P.job_state.done, "done: " .. E.show(r))
-  E.eq(r.result.mined, { ["wooden-chest"] = 1 }, "mined")
+  E.eq(r.result.mined, { ["wooden-chest"] = 1, coal = 20 }, "mined, with what the chest held")
   E.eq(game.get_entity_by_unit_number(unit), nil, "the chest is gone")
   E.eq(b.get_item_count("wooden-chest"), 1, "in the inventory")
 end)

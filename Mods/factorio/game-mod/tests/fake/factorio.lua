@@ -260,6 +260,12 @@ local function entity_methods(world, d)
       end
     end
     local ed = world.entity_data[e]
+    -- As in the game, what the entity held comes along into the miner's inventory.
+    for _, held in ipairs(ed.type ~= "resource" and ed.inventories or {}) do
+      for _, stack in ipairs(held.get_contents()) do
+        inv.insert({ name = stack.name, count = stack.count })
+      end
+    end
     if ed.type == "resource" then
       ed.amount = ed.amount - 1
       if ed.amount <= 0 then world:remove_entity(ed) end
