@@ -20,14 +20,20 @@ type LuaReply = { ok: boolean; error?: string; reply?: string; map_id?: string }
 
 /** The Lua mod in its fake world, one JSON command per line (tests/serve.lua). */
 class LuaGame {
-  private readonly waiting: ((r: LuaReply) => void)[] = [];
+  private readonly waiting: { resolve(r: LuaReply): void; reject(e: Error): void }[] = [];
   private stderr = "";
+  private exited: Error | undefined;
   private constructor(private readonly child: ChildProcessWithoutNullStreams) {
     createInterface({ input: child.stdout }).on("line", (line) => {
-      this.waiting.shift()?.(JSON.parse(line) as LuaReply);
+      this.waiting.shift()?.resolve(JSON.parse(line) as LuaReply);
     });
     child.stderr.on("data", (d: Buffer) => {
       this.stderr += d.toString();
+    });
+    // A crashed Lua process fails the waiting command at once, with what it printed.
+    child.on("exit", (code, signal) => {
+      this.exited = new Error(`lua5.2 exited (${code ?? signal}): ${this.stderr}`);
+      for (const w of this.waiting.splice(0)) w.reject(this.exited);
     });
   }
 
@@ -37,8 +43,9 @@ class LuaGame {
 
   /** Sends one command; resolves with its answer, rejects when the Lua side failed. */
   async send(cmd: Record<string, unknown>): Promise<LuaReply> {
+    if (this.exited) throw this.exited;
     const reply = await new Promise<LuaReply>((resolve, reject) => {
-      this.waiting.push(resolve);
+      this.waiting.push({ resolve, reject });
       this.child.stdin.write(`${JSON.stringify(cmd)}\n`, (err) => err && reject(err));
     });
     if (!reply.ok) throw new Error(`lua: ${reply.error}\n${this.stderr}`);
