@@ -71,3 +71,29 @@ test("the mod registers /coop-rpc and the player commands once, with help text",
     E.truthy(w.commands[name] and w.commands[name].help, name)
   end
 end)
+
+-- The fake must refuse what the game refuses, or the specs above would prove less than they say.
+test("the fake game refuses unknown keys, invalid objects and read-only writes, like the game", function()
+  local w = fake.world({ players = { { name = "alice" } } })
+  local chest = w:spawn({ name = "wooden-chest", position = { x = 3, y = 3 }, force = "player" })
+  E.truthy(not pcall(function() return chest.no_such_key end), "unknown key")
+  E.truthy(not pcall(function() chest.name = "x" end), "read-only key")
+  chest.destroy()
+  E.eq(chest.valid, false, "destroyed")
+  E.truthy(not pcall(function() return chest.name end), "invalid object")
+  E.truthy(not pcall(function() return game.surfaces.nauvis.find_entities_filtered({ name = "nope" }) end),
+    "unknown entity name in a filter")
+  E.eq(io, nil, "no io while the mod runs")
+  E.eq(os, nil, "no os while the mod runs")
+end)
+
+test("in the fake, a character walks only on the tick its walking_state was set", function()
+  local w = fake.world({ players = { { name = "alice", position = { x = 0, y = 0 } } } })
+  local c = w:player("alice").character
+  c.walking_state = { walking = true, direction = defines.direction.east }
+  w:tick(1)
+  local x = c.position.x
+  E.truthy(x > 0, "moved east")
+  w:tick(5)
+  E.eq(c.position.x, x, "stopped without a renewed walking_state")
+end)
