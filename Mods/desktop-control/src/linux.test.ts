@@ -23,6 +23,7 @@ const ALLOWED = "xeyes, Hello Eyes, Untitled, no-such-app";
 let xs: XSession;
 let tmp: string;
 let mod: ModProcess;
+let emptyMod: ModProcess;
 let client: Awaited<ReturnType<typeof mcpClient>>;
 let platform: LinuxPlatform;
 let clock: ChildProcess;
@@ -55,13 +56,18 @@ beforeAll(async () => {
   clock = xs.start(["xclock", "-bg", "#0000ff", "-geometry", "400x400+2300+200", "-title", "blue clock"]);
   xs.start(["xterm", "-T", "dc term", "-geometry", "80x24+100+100"]);
   await waitFor("the clients' windows", async () => (await platform.runningApps()).length >= 2);
-  mod = await startMod(["--port", "0"], env);
+  // Both processes start together: tsx startup is the slow part of this file.
+  [mod, emptyMod] = await Promise.all([
+    startMod(["--port", "0"], env),
+    startMod(["--port", "0"], { ...xs.env, DESKTOP_CONTROL_ALLOWED_APPS: " , " }),
+  ]);
   client = await mcpClient(mod.url);
 }, 90_000);
 
 afterAll(async () => {
   await client?.close();
   await mod?.stop();
+  await emptyMod?.stop();
   await xs?.close();
   if (tmp) await rm(tmp, { recursive: true, force: true });
 });
@@ -215,7 +221,7 @@ describe("desktop-control on X11", () => {
 
 describe("desktop-control with an empty allowlist", () => {
   it("refuses every open and close, naming the variable", async () => {
-    const empty = await startMod(["--port", "0"], { ...xs.env, DESKTOP_CONTROL_ALLOWED_APPS: " , " });
+    const empty = emptyMod;
     const c = await mcpClient(empty.url);
     try {
       expect(empty.stderr()).toContain("[setup] DESKTOP_CONTROL_ALLOWED_APPS: empty");
@@ -232,7 +238,6 @@ describe("desktop-control with an empty allowlist", () => {
       expect(await platform.runningApps()).not.toContain("XEyes");
     } finally {
       await c.close();
-      await empty.stop();
     }
   });
 });

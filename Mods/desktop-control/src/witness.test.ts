@@ -177,3 +177,35 @@ describe("desktop-control witness", () => {
     expect(proc.stderr()).toContain(`[witness] recording to ${dir}`);
   });
 });
+
+describe("the witness recorder when the desktop fails", () => {
+  it("logs each distinct failure once and goes on recording", async () => {
+    const dir = await tempDir();
+    const logged: string[] = [];
+    let fail: string | null = "no X display: DISPLAY is unset";
+    const flaky = {
+      frontWindow: async () => {
+        if (fail) throw new Error(fail);
+        return { app: "XTerm", title: "back" };
+      },
+      idleMs: async () => 0,
+    } as Platform;
+    const w = startWitness({
+      platform: flaky,
+      dir,
+      retentionDays: 14,
+      idleThresholdMs: 60_000,
+      pollMs: 3_600_000,
+      log: (l) => logged.push(l),
+    });
+    await w.ready;
+    await w.tick();
+    await w.tick();
+    fail = null;
+    await w.tick();
+    await w.stop();
+    expect(logged).toEqual(["[witness] observation failed: no X display: DISPLAY is unset"]);
+    const events = await readDay(dir, dayKey(new Date()), new Date(), 14);
+    expect(events.map((e) => e.type)).toEqual(["app", "stop"]);
+  });
+});

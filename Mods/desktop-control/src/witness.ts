@@ -84,13 +84,23 @@ export function startWitness(opts: WitnessOptions): Witness {
     await appendDay(opts.dir, key, lines);
   };
 
+  let lastError = "";
+  const observeLogged = (): Promise<void> =>
+    observe().then(
+      () => {
+        lastError = "";
+      },
+      (e: unknown) => {
+        // Logged once per distinct failure, not every poll: a lost display would flood the log.
+        const text = `[witness] observation failed: ${(e as Error)?.message ?? e}`;
+        if (text !== lastError) log(text);
+        lastError = text;
+      },
+    );
+
   const tick = (): Promise<void> => {
     // Ticks never overlap: a slow helper delays the next observation rather than interleaving two.
-    queue = queue.then(() =>
-      stopped
-        ? undefined
-        : observe().catch((e: unknown) => log(`[witness] observation failed: ${(e as Error)?.message ?? e}`)),
-    );
+    queue = queue.then(() => (stopped ? undefined : observeLogged()));
     return queue;
   };
 
