@@ -197,6 +197,9 @@ describe("the factorio Mod over MCP (real SDK client, stand-in game, signals end
     expect(nine.isError).toBe(true);
     const wrongType = await call("factorio_inspect", { unit_number: "twelve" });
     expect(wrongType.isError).toBe(true);
+    expect(text(await call("factorio_find", { name: "unobtainium" }))).toBe(
+      TOOL_MESSAGES.gameError("bad_request", "args.name is not a known entity: unobtainium", "args.name"),
+    );
     expect(text(await call("factorio_recipe", { name: "unobtainium" }))).toBe(
       TOOL_MESSAGES.gameError("not_found", "no recipe named unobtainium"),
     );

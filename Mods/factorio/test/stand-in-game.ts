@@ -61,6 +61,9 @@ const ENTITIES: Obj[] = [
   { unit_number: 13, name: "stone-furnace", type: "furnace", position: { x: 40, y: 40 } },
 ];
 
+const KNOWN_NAMES = new Set([...ENTITIES.map((e) => e.name as string), "iron-ore"]);
+const KNOWN_TYPES = new Set([...ENTITIES.map((e) => e.type as string), "resource"]);
+
 let mapCounter = 0;
 
 export type StandInOptions = { password?: string; ringCapacity?: number; omitQueue?: boolean };
@@ -386,6 +389,13 @@ export class StandInGame {
           throw new BadRequest("args", "give at least one of area, around, name, type");
         }
         const limit = a.limit === undefined ? 50 : int(a.limit, "args.limit", 1, 200);
+        // Like the game mod: names and types are checked against the game's prototypes.
+        if (a.name !== undefined && !KNOWN_NAMES.has(str(a.name, "args.name", 1, 200))) {
+          throw new BadRequest("args.name", `args.name is not a known entity: ${a.name}`);
+        }
+        if (a.type !== undefined && !KNOWN_TYPES.has(str(a.type, "args.type", 1, 200))) {
+          throw new BadRequest("args.type", `args.type is not a known entity type: ${a.type}`);
+        }
         if (a.around !== undefined) {
           num(a.around, "args.around", 1, 256);
           if (!this.hostOnline)
