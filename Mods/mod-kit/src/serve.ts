@@ -10,6 +10,7 @@ import {
   type McpServer,
 } from "@modelcontextprotocol/server";
 import { portFromArgs } from "./cli.ts";
+import { MemoryEventStore } from "./event-store.ts";
 import { loopbackGuard } from "./guard.ts";
 
 /** Options for serveMcp. `build` makes a fresh server (tools registered) for each session. */
@@ -45,6 +46,8 @@ export const SERVE_ERRORS = {
 } as const;
 
 const MAX_BODY = 4 * 1024 * 1024;
+/** How long a client waits before reconnecting a dropped SSE stream (the SSE retry field). */
+const RETRY_MS = 1000;
 
 function answer(res: ServerResponse, e: { status: number; code: number; message: string }, extra = {}): void {
   const body = JSON.stringify({ jsonrpc: "2.0", error: { code: e.code, message: e.message }, id: null });
@@ -114,6 +117,9 @@ export async function serveMcp(opts: ServeMcpOptions): Promise<ServedMcp> {
     const server = opts.build();
     const transport: NodeStreamableHTTPServerTransport = new NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
+      // Resumability: events carry ids, and a reconnecting client tells us the last one it saw.
+      eventStore: new MemoryEventStore(),
+      retryInterval: RETRY_MS,
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, server, lastUsed: Date.now() });
       },
