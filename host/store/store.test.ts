@@ -94,6 +94,29 @@ describe("the store", () => {
     expect(s.get("test.counter")).toBe(6);
   });
 
+  it("update writes nothing and tells no one when fn hands back its argument", () => {
+    const s = open();
+    s.set("test.counter", 1);
+    const seen: StoreChange[] = [];
+    s.onChange((c) => seen.push(c));
+    expect(s.update<number>("test.counter", (n) => n)).toBe(1);
+    expect(seen).toEqual([]);
+  });
+
+  it("keeps telling the other listeners when one throws", () => {
+    const s = open();
+    const seen: string[] = [];
+    const spy = vi.spyOn(console, "error").mockImplementation(() => {});
+    s.onChange(() => {
+      throw new Error("boom");
+    });
+    s.onChange((c) => seen.push(c.key));
+    s.set("yui.browser", { enabled: true });
+    expect(seen).toEqual(["yui.browser"]);
+    expect(spy).toHaveBeenCalledOnce();
+    spy.mockRestore();
+  });
+
   it("answers the default for a stored row that no longer fits its schema, instead of crashing", () => {
     const s = open();
     s.set("yui.browser", { enabled: true });

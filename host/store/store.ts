@@ -46,7 +46,10 @@ export interface Store {
   has(key: string): boolean;
   /** Validates and writes `value`; throws StoreError on an unknown key or a refused value. */
   set(key: string, value: unknown, who?: string): void;
-  /** Reads, transforms and writes one key in one transaction no other process can interleave. */
+  /**
+   * Reads, transforms and writes one key in one transaction no other process can interleave; `fn` returning
+   * its argument itself writes nothing. Returns the value now stored.
+   */
   update<T>(key: string, fn: (current: T) => T, who?: string): T;
   /** Removes a stored value (the key reads its default again); false when nothing was stored. */
   delete(key: string, who?: string): boolean;
@@ -154,10 +157,8 @@ export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {
         try {
           l(change);
         } catch (err) {
-          // One failing listener must not starve the others nor break the writer.
-          queueMicrotask(() => {
-            throw err;
-          });
+          // One failing listener must neither starve the others nor break the writer (nor crash the host).
+          console.error(`store: a change listener for ${row.key} failed:`, err);
         }
       }
     }
@@ -207,15 +208,19 @@ export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {
     },
     update<T>(key: string, fn: (current: T) => T, who = "app"): T {
       check();
-      const tx = db.transaction((): T => {
+      const tx = db.transaction((): { next: T; wrote: boolean } => {
         const row = selectOne.get(key);
         const current = (row ? decode(row) : defaultValue(key)) as T;
-        const next = validateValue(key, fn(structuredClone(current))) as T;
+        const input = structuredClone(current);
+        const out = fn(input);
+        // Handing back the argument itself means "no change": nothing is written, no one is told.
+        if (out === input) return { next: current, wrote: false };
+        const next = validateValue(key, out) as T;
         write(key, JSON.stringify(next), who);
-        return next;
+        return { next, wrote: true };
       });
-      const next = tx.immediate();
-      flush();
+      const { next, wrote } = tx.immediate();
+      if (wrote) flush();
       return next;
     },
     delete(key, who = "app") {

@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import type { KeyValue } from "../presets/presets.ts";
-import { loadRelations, relationLineFor, relationsEnabled, towardChoices } from "./access.ts";
+import {
+  bandToward,
+  loadRelations,
+  modifyRelations,
+  relationLineFor,
+  relationsEnabled,
+  setRelationByUser,
+  towardChoices,
+} from "./access.ts";
 
 // A plain in-memory key-value: the access functions need only get and set.
 function memoryKv(init: Record<string, unknown> = {}): KeyValue & { data: Map<string, unknown> } {
@@ -47,5 +55,23 @@ describe("relations access", () => {
     const kv = memoryKv({ "yui.mika.relations": { values: { user: "high" } } });
     expect(loadRelations(kv, "mika")).toEqual({ values: {}, log: [], spent: {} });
     expect(relationsEnabled(memoryKv())).toBe(true);
+  });
+
+  it("sets a value by the user's slider as one logged jump, and answers the band for the quick controls", () => {
+    const kv = memoryKv();
+    expect(bandToward(kv, "mika")).toBe("neutral");
+    const state = setRelationByUser(kv, "mika", "user", 15, 1000);
+    expect(state.log).toEqual([
+      { at: 1000, target: "user", from: 0, to: 15, why: "set by the user", who: "user" },
+    ]);
+    expect(kv.data.get("yui.mika.relations")).toEqual(state);
+    expect(bandToward(kv, "mika")).toBe("close");
+    expect(bandToward(kv, "mika", "aoi")).toBe("neutral");
+  });
+
+  it("writes nothing when the change hands back its argument", () => {
+    const kv = memoryKv();
+    modifyRelations(kv, "mika", (s) => s, "backend");
+    expect(kv.data.has("yui.mika.relations")).toBe(false);
   });
 });

@@ -10,13 +10,26 @@ import {
   USER_LABEL,
 } from "../presets/presets.ts";
 import {
+  type Band,
+  band,
   emptyRelations,
   type RelationsState,
   RelationsStateSchema,
   relationLine,
   relationsKey,
+  relationValue,
+  setByUser,
   USER_TARGET,
 } from "./relations.ts";
+
+/** A KeyValue that can also read-modify-write one key atomically (the host's Store). */
+export interface UpdatableKeyValue extends KeyValue {
+  update<T>(key: string, fn: (current: T) => T, who?: string): T;
+}
+
+function updatable(kv: KeyValue): kv is UpdatableKeyValue {
+  return typeof (kv as Partial<UpdatableKeyValue>).update === "function";
+}
 
 /** The store key of the Relations switch (one for every preset). */
 export const RELATIONS_SWITCH_KEY = "yui.relations";
@@ -36,6 +49,39 @@ export function loadRelations(kv: KeyValue, presetId: string): RelationsState {
 /** Writes a preset's relations; `who` travels with the store change. */
 export function saveRelations(kv: KeyValue, presetId: string, state: RelationsState, who: string): void {
   kv.set(relationsKey(presetId), state, who);
+}
+
+/**
+ * Changes a preset's relations through `fn` in one step: atomically on a store that can (no other process
+ * interleaves), else read then write. `fn` handing back its argument itself writes nothing.
+ */
+export function modifyRelations(
+  kv: KeyValue,
+  presetId: string,
+  fn: (state: RelationsState) => RelationsState,
+  who: string,
+): RelationsState {
+  if (updatable(kv)) return kv.update<RelationsState>(relationsKey(presetId), fn, who);
+  const current = loadRelations(kv, presetId);
+  const next = fn(current);
+  if (next !== current) saveRelations(kv, presetId, next, who);
+  return next;
+}
+
+/** The user's slider in settings → Character → Relations: one logged jump, no cap spent, held by the range. */
+export function setRelationByUser(
+  kv: KeyValue,
+  presetId: string,
+  target: string,
+  value: number,
+  now: number = Date.now(),
+): RelationsState {
+  return modifyRelations(kv, presetId, (s) => setByUser(s, target, value, now), "user");
+}
+
+/** The band of a preset toward a target (the quick controls' preset row shows it toward `user`). */
+export function bandToward(kv: KeyValue, presetId: string, target: string = USER_TARGET): Band {
+  return band(relationValue(loadRelations(kv, presetId), target));
 }
 
 /** rate_relation's `toward` entries: `user` (the human), then the other open presets' names. */

@@ -173,6 +173,39 @@ describe("rate_relation", () => {
     expect(relations().log).toEqual([]);
   });
 
+  it("writes nothing to the store for a call cut to nothing", async () => {
+    store.set(relationsKey("mika"), { values: { user: -20 }, log: [], spent: {} });
+    const changes: string[] = [];
+    store.onChange((c) => changes.push(c.key));
+    expect(await call(tool(), { toward: "user", delta: -1, why: "a" })).toBe(SPEC.clamped("hostile"));
+    expect(changes).toEqual([]);
+  });
+
+  it("works over plain load and save too (a window's mirror of the store)", async () => {
+    let saved: RelationsState = { values: {}, log: [], spent: {} };
+    let saves = 0;
+    const t = createRateRelationTool({
+      openPresets: () => openPresets(store),
+      presetId: "mika",
+      enabled: async () => true,
+      load: async () => structuredClone(saved),
+      save: async (_id, state) => {
+        saves++;
+        saved = state;
+      },
+      now: () => clock,
+      timeZone: () => "UTC",
+    });
+    const results = await Promise.all([
+      call(t, { toward: "user", delta: 2, why: "a" }),
+      call(t, { toward: "Aoi", delta: -2, why: "b" }),
+      call(t, { toward: "Aoi", delta: -2, why: "c" }),
+    ]);
+    expect(results).toEqual(["neutral", "neutral", SPEC.alreadyRated("Aoi")]);
+    expect(saved.values).toEqual({ user: 2, aoi: -2 });
+    expect(saves).toBe(2);
+  });
+
   it("answers clamped: <band> when the daily cap holds the step, and opens the cap at local midnight", async () => {
     zone = "Asia/Tokyo";
     clock = Date.parse("2026-11-30T14:00:00Z"); // 23:00 in Tokyo

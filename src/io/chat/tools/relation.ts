@@ -6,6 +6,7 @@
 import type { KeyValue, PresetRef } from "../../../app/presets/presets.ts";
 import {
   loadRelations,
+  modifyRelations,
   relationsEnabled,
   saveRelations,
   towardChoices,
@@ -13,6 +14,7 @@ import {
 import {
   applyRating,
   isReservedReason,
+  type RatingOutcome,
   type RelationsState,
   WHY_MAX,
 } from "../../../app/relations/relations.ts";
@@ -49,6 +51,14 @@ export interface RateRelationDeps {
   load: (presetId: string) => RelationsState | Promise<RelationsState>;
   /** Writes them back. */
   save: (presetId: string, state: RelationsState) => void | Promise<void>;
+  /**
+   * When given, used instead of load + save: changes a preset's relations through `fn` in one atomic step
+   * (`fn` handing back its argument writes nothing). The host's store provides it.
+   */
+  modify?: (
+    presetId: string,
+    fn: (state: RelationsState) => RelationsState,
+  ) => RelationsState | Promise<RelationsState>;
   /** Clock (epoch ms) for the log and the daily cap. */
   now?: () => number;
   /** The user's IANA time zone, for the local calendar day. */
@@ -56,11 +66,14 @@ export interface RateRelationDeps {
 }
 
 /** Wires rate_relation's storage and switch to a key-value store (the host's store, or the bridge's mirror). */
-export function relationsFromStore(kv: KeyValue): Pick<RateRelationDeps, "enabled" | "load" | "save"> {
+export function relationsFromStore(
+  kv: KeyValue,
+): Pick<RateRelationDeps, "enabled" | "load" | "save" | "modify"> {
   return {
     enabled: () => relationsEnabled(kv),
     load: (presetId) => loadRelations(kv, presetId),
     save: (presetId, state) => saveRelations(kv, presetId, state, "backend"),
+    modify: (presetId, fn) => modifyRelations(kv, presetId, fn, "backend"),
   };
 }
 
@@ -93,16 +106,19 @@ export function createRateRelationTool(deps: RateRelationDeps): ClientTool {
 
     // The relations belong to the window this tool was built for (the one left out of toward).
     const owner = deps.presetId;
-    const state = await deps.load(owner);
-    const outcome = applyRating(state, {
-      target: choice.id,
-      delta,
-      why,
-      now: now(),
-      timeZone: timeZone(),
-      turn: ctx.turnId,
-    });
-    if (outcome.applied !== 0) await deps.save(owner, outcome.state);
+    const step = { target: choice.id, delta, why, now: now(), timeZone: timeZone(), turn: ctx.turnId };
+    let outcome: RatingOutcome | undefined;
+    if (deps.modify) {
+      // applyRating hands back the very state it got when nothing applies, so nothing is written then.
+      await deps.modify(owner, (state) => {
+        outcome = applyRating(state, step);
+        return outcome.state;
+      });
+    } else {
+      outcome = applyRating(await deps.load(owner), step);
+      if (outcome.applied !== 0) await deps.save(owner, outcome.state);
+    }
+    if (!outcome) throw new Error("the relations store did not run the change");
     // Accepted (a call cut to nothing included): later calls for this target in this turn are ignored.
     turnRated.add(choice.id);
     rated.set(ctx.turnId, turnRated);
