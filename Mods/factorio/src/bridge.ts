@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { EventCache } from "./cache.ts";
-import type { WakeGroup, WakeSource } from "./doorbell.ts";
+import { WAKE_SIGNAL, type WakeGroup, type WakeSource } from "./doorbell.ts";
 import { TOOL_MESSAGES } from "./messages.ts";
 import type { OutcomeLine, OutcomeSink } from "./outcome-log.ts";
 import { RconError } from "./rcon/client.ts";
@@ -282,9 +282,7 @@ export class Bridge implements WakeSource {
     const kinds = [...new Set(wake.map((e) => e.kind))];
     return {
       group: {
-        delivery: "urgent",
-        source: "factorio",
-        event_type: "game.wake",
+        ...WAKE_SIGNAL,
         pending_from_seq: unread[0]!.seq,
         pending_to_seq: this.cache.newestSeq!,
         reset: this.resetPending,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { ManualClock } from "../test/manual-clock.ts";
 import { Bridge } from "./bridge.ts";
 import { DEFAULT_WAKE_KINDS } from "./config.ts";
-import { Doorbell, type WakeGroup } from "./doorbell.ts";
+import { Doorbell, WAKE_SIGNAL, type WakeGroup } from "./doorbell.ts";
 
 // The spec's timings: 5 s to 300 s backoff, one reminder 300 s after the last 2xx.
 const T = { coalesceMs: 1500, backoffMinMs: 5_000, backoffMaxMs: 300_000, remindMs: 300_000 };
@@ -50,9 +50,7 @@ function setup(statuses: (number | Error)[] = []) {
 }
 
 const group = (over: Partial<WakeGroup>): WakeGroup => ({
-  delivery: "urgent",
-  source: "factorio",
-  event_type: "game.wake",
+  ...WAKE_SIGNAL,
   pending_from_seq: 1,
   pending_to_seq: 1,
   reset: false,

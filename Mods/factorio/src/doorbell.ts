@@ -1,10 +1,10 @@
 import type { Clock } from "./clock.ts";
 
+/** The fixed fields of every wake signal, as the spec writes them. */
+export const WAKE_SIGNAL = { delivery: "urgent", source: "factorio", event_type: "game.wake" } as const;
+
 /** The body posted to signals_url (docs/mods/factorio.md). */
-export type WakeGroup = {
-  delivery: "urgent";
-  source: "factorio";
-  event_type: "game.wake";
+export type WakeGroup = typeof WAKE_SIGNAL & {
   pending_from_seq: number;
   pending_to_seq: number;
   reset: boolean;

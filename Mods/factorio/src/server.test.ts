@@ -8,6 +8,7 @@ import { SignalsEndpoint } from "../test/signals-endpoint.ts";
 import { StandInGame } from "../test/stand-in-game.ts";
 import { type RunningMod, startMod } from "./app.ts";
 import { DEFAULT_WAKE_KINDS, loadConfig } from "./config.ts";
+import { WAKE_SIGNAL } from "./doorbell.ts";
 import { CONFIG_MESSAGES, TOOL_MESSAGES } from "./messages.ts";
 import { TOOL_DESCRIPTIONS } from "./server.ts";
 
@@ -83,9 +84,7 @@ describe("the factorio Mod over MCP (real SDK client, stand-in game, signals end
     game.emit("job_done", { job_id: 1 });
     await signals.waitForPosts(before + 1);
     expect(signals.posts[before]!.body).toEqual({
-      delivery: "urgent",
-      source: "factorio",
-      event_type: "game.wake",
+      ...WAKE_SIGNAL,
       pending_from_seq: chat.seq,
       pending_to_seq: chat.seq + 1,
       reset: false,
