@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { WORKSPACE_ENV } from "./config.ts";
 
 const main = path.join(import.meta.dirname, "main.ts");
-const tsx = path.join(import.meta.dirname, "..", "..", "..", "node_modules", ".bin", "tsx");
+const repoRoot = path.resolve(import.meta.dirname, "..", "..", "..");
 
 let ws: string;
 beforeAll(async () => {
@@ -22,7 +22,12 @@ afterAll(async () => {
 function start(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
   const cleanEnv = { ...process.env, ...env };
   if (!(WORKSPACE_ENV in env)) delete cleanEnv[WORKSPACE_ENV];
-  return spawn(tsx, [main, ...args], { env: cleanEnv, stdio: ["ignore", "pipe", "pipe"] });
+  // node --import tsx, as the image's CMD does: one process (the tsx CLI would add a second one).
+  return spawn(process.execPath, ["--import", "tsx", main, ...args], {
+    cwd: repoRoot,
+    env: cleanEnv,
+    stdio: ["ignore", "pipe", "pipe"],
+  });
 }
 
 function collect(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -38,7 +43,7 @@ function collect(child: ChildProcess): Promise<{ code: number | null; stdout: st
 }
 
 describe("the shell-sandbox command", () => {
-  it("serves the workspace on the port it prints, and exits cleanly on SIGTERM", async () => {
+  it.concurrent("serves the workspace on the port it prints, and exits cleanly on SIGTERM", async () => {
     const child = start(["--workspace", ws, "--port", "0"]);
     const done = collect(child);
     const url = await new Promise<string>((resolve, reject) => {
@@ -56,13 +61,13 @@ describe("the shell-sandbox command", () => {
     expect((await done).code).toBe(0);
   });
 
-  it("refuses to start without a workspace outside a container, saying how to give one", async () => {
+  it.concurrent("refuses to start without a workspace outside a container, saying how to give one", async () => {
     const { code, stderr } = await collect(start(["--port", "0"]));
     expect(code).toBe(2);
     expect(stderr).toContain(`error: no workspace: pass --workspace DIR or set ${WORKSPACE_ENV}`);
   });
 
-  it("refuses a workspace that does not exist", async () => {
+  it.concurrent("refuses a workspace that does not exist", async () => {
     const { code, stderr } = await collect(
       start(["--port", "0"], { [WORKSPACE_ENV]: path.join(ws, "nope") }),
     );

@@ -53,5 +53,6 @@ export const msg = {
 
   // run
   commandEmpty: () => "command is empty",
+  commandNul: () => "command contains a NUL byte",
   spawnFailed: (why: string) => `cannot start the shell: ${why}`,
 } as const;

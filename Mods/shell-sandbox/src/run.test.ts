@@ -121,6 +121,7 @@ describe("runCommand", () => {
 
   it("refuses an empty command and reports a shell that cannot start", async () => {
     await expect(runCommand(plain, "  ", 1000)).rejects.toThrow(msg.commandEmpty());
+    await expect(runCommand(plain, "echo a\0b", 1000)).rejects.toThrow(msg.commandNul());
     const broken: Runner = { argv: ["/nonexistent/shell", "-c"], cwd: ws, env: {} };
     await expect(runCommand(broken, "true", 1000)).rejects.toThrow(
       msg.spawnFailed("spawn /nonexistent/shell ENOENT"),

@@ -46,6 +46,8 @@ export function killAllRuns(): void {
 /** Runs `command` through the runner's shell; resolves with its result, rejects only when no shell starts. */
 export function runCommand(runner: Runner, command: string, timeoutMs: number): Promise<RunResult> {
   if (command.trim() === "") return Promise.reject(new ToolError(msg.commandEmpty()));
+  // No argv element can carry a NUL; spawn would throw a TypeError the agent could not act on.
+  if (command.includes("\0")) return Promise.reject(new ToolError(msg.commandNul()));
   const [file, ...args] = runner.argv;
   if (file === undefined) return Promise.reject(new ToolError(msg.spawnFailed("no shell configured")));
   const cap = runner.capBytes ?? RUN_OUTPUT_CAP_BYTES;

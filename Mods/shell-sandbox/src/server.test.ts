@@ -13,7 +13,7 @@ import { IMAGE_TYPES } from "./files.ts";
 import { RUN_OUTPUT_CAP_BYTES, RUN_TIMEOUT_EXIT_CODE } from "./limits.ts";
 import { msg } from "./messages.ts";
 import { type SandboxServer, startSandboxServer } from "./server.ts";
-import { processesAfterDeath, uniqueSleep } from "./testing/proc.ts";
+import { processesAfterDeath, processesRunning, uniqueSleep } from "./testing/proc.ts";
 
 let base: string;
 let root: string;
@@ -202,6 +202,25 @@ describe("shell-sandbox over MCP", () => {
       await writeFile(path.join(root, "img.svg"), "<svg/>");
       await expectToolError("read_image", { path: "img.svg" }, msg.imageType(".svg"));
     });
+  });
+});
+
+describe("shutdown", () => {
+  it("kills every running command when the server closes, so none outlives it", async () => {
+    const ws = await realpath(await mkdtemp(path.join(tmpdir(), "shell-sandbox-close-")));
+    const own = await startSandboxServer({ workspace: ws, port: 0, sandbox: "none", container: false });
+    const c = await connectClient(own.url);
+    const s = uniqueSleep();
+    const pending = c.client.callTool({ name: "run", arguments: { command: `sleep ${s} & sleep ${s}` } });
+    pending.catch(() => {}); // the session ends with the server; the answer may never come
+    try {
+      while ((await processesRunning(["sleep", s])).length < 2) await new Promise((r) => setTimeout(r, 50));
+      await own.close();
+      expect(await processesAfterDeath(["sleep", s])).toEqual([]);
+    } finally {
+      await c.close().catch(() => {});
+      await rm(ws, { recursive: true, force: true });
+    }
   });
 });
 
