@@ -2,7 +2,7 @@
 // scrot, xprintidle): they speak EWMH and RandR correctly and are maintained, where hand-written
 // protocol code would be neither. Every call is an argv array; nothing goes through a shell.
 import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { access, constants, mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { sameApp } from "../allowlist.ts";
@@ -214,26 +214,22 @@ export class LinuxPlatform implements Platform {
 
   async preflight(): Promise<string[]> {
     const lines: string[] = [];
-    if (!this.env.DISPLAY) {
+    const display = this.env.DISPLAY;
+    if (!display) {
       lines.push(setup.notAvailable("X display (DISPLAY is unset)", "every tool but get_activity_timeline"));
-    } else {
-      const ok = await this.run("xprop", ["-root", "-notype", "_NET_SUPPORTING_WM_CHECK"], {
+    } else if (await onPath("xprop", this.env)) {
+      // _NET_SUPPORTING_WM_CHECK on the root is how an EWMH window manager announces itself.
+      const wm = await this.run("xprop", ["-root", "-notype", "_NET_SUPPORTING_WM_CHECK"], {
         env: this.env,
       }).then(
         (r) => parseWindowIds(parseXprop(r.stdout).get("_NET_SUPPORTING_WM_CHECK")).length > 0,
-        (e: unknown) => e,
+        () => null,
       );
-      if (ok instanceof ToolError) {
-        // xprop itself is missing: reported with the helpers below.
-      } else if (ok instanceof Error) {
-        lines.push(
-          setup.notAvailable(`X display ${this.env.DISPLAY}`, "every tool but get_activity_timeline"),
-        );
-      } else if (ok === false) {
+      if (wm === null)
+        lines.push(setup.notAvailable(`X display ${display}`, "every tool but get_activity_timeline"));
+      else if (!wm)
         lines.push(setup.notAvailable("an EWMH window manager", "get_frontmost_window, open_app, close_app"));
-      } else {
-        lines.push(setup.ok(`X display ${this.env.DISPLAY}`));
-      }
+      else lines.push(setup.ok(`X display ${display}`));
     }
     for (const [helper, tools] of Object.entries(LINUX_HELPERS)) {
       if (!(await onPath(helper, this.env)))
@@ -245,7 +241,6 @@ export class LinuxPlatform implements Platform {
 
 /** true when an executable `name` is on PATH. */
 async function onPath(name: string, env: NodeJS.ProcessEnv): Promise<boolean> {
-  const { access, constants } = await import("node:fs/promises");
   for (const dir of (env.PATH ?? "").split(":").filter(Boolean)) {
     try {
       await access(path.join(dir, name), constants.X_OK);
