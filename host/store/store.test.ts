@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -184,6 +184,24 @@ describe("the store", () => {
     await vi.waitFor(() => expect(seen).toHaveLength(1), { timeout: 10_000, interval: 20 });
     expect(seen[0]).toMatchObject({ key: "yui.browser", value: { enabled: true }, who: "yui-chat" });
     expect(s.get("yui.browser")).toEqual({ enabled: true });
+  });
+
+  it("loses no increment when several processes update one key at once", async () => {
+    const children = [1, 2, 3].map(() => runWriter(dir, "incr", "40"));
+    const codes = await Promise.all(children.map(exited));
+    expect(codes.map((c) => c.code)).toEqual([0, 0, 0]);
+    expect(open().get("test.counter")).toBe(120);
+  });
+
+  it("keeps the store readable by the user only (it holds API keys)", () => {
+    const fresh = join(dir, "fresh");
+    const s = openStore(fresh);
+    stores.push(s);
+    s.set("yui.mika.api_key", "sk-test");
+    expect(statSync(fresh).mode & 0o077).toBe(0);
+    for (const f of [STORE_FILE, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`]) {
+      expect(statSync(join(fresh, f)).mode & 0o077, f).toBe(0);
+    }
   });
 
   it("survives SIGKILL in a burst of writes, losing at most the write in flight", async () => {

@@ -5,7 +5,7 @@
  * `onChange`, which polls `PRAGMA data_version` (it changes only when another connection committed) and
  * then reads the rows whose revision passed the last one seen. See docs/store.md.
  */
-import { mkdirSync } from "node:fs";
+import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { dataDir } from "../paths.ts";
@@ -78,8 +78,11 @@ interface Row {
 
 /** Opens (creating if needed) the store in `dir`, by default `dataDir()`; the caller closes it. */
 export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {}): Store {
-  mkdirSync(dir, { recursive: true });
+  // The store holds API keys: the directory and the files are the user's alone (SQLite gives the -wal and
+  // -shm files the main file's mode).
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, STORE_FILE);
+  if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
   const db = new Database(path, { timeout: 5000 });
   db.pragma("journal_mode = WAL");
   // FULL: a commit is on disk when set() returns, so a SIGKILL (or power cut) loses only the write in flight.
