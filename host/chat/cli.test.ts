@@ -3,6 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { startPushBackend } from "../../tools/push-backend/server.ts";
 import {
   chatStream,
   type RecordedRequest,
@@ -62,6 +63,71 @@ async function withBackend<T>(
 }
 
 describe("yui chat", () => {
+  it("runs a scripted multi-turn push conversation with cues and tool calls", async () => {
+    const backend = await startPushBackend({
+      onTurn: async (t) => {
+        if (t.frame!.text === "hi") {
+          t.segment("Hello!", [{ at: 0, emotion_id: "happy", motion_id: "wave" }]);
+          const r = await t.call("rate_relation", { toward: "user", delta: 2, why: "said hi" });
+          t.segment(` (${String(r.result)})`);
+        } else {
+          t.segment("Bye.");
+        }
+        t.end("spoken");
+      },
+    });
+    try {
+      const r = await yui([
+        "chat",
+        "--transport",
+        "push",
+        "--push-url",
+        backend.url,
+        "--message",
+        "hi",
+        "--message",
+        "bye",
+      ]);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      expect(r.lines.map((l) => l.type)).toEqual([
+        "request",
+        "cue",
+        "text",
+        "tool_call",
+        "text",
+        "turn_end",
+        "request",
+        "text",
+        "turn_end",
+      ]);
+      expect(r.lines[1]).toEqual({
+        type: "cue",
+        call_id: expect.any(String),
+        name: "generate_express",
+        arguments: { emotion_id: "happy", motion_id: "wave" },
+      });
+      expect(r.lines[3]).toMatchObject({ type: "tool_call", name: "rate_relation", result: "neutral" });
+      expect(r.lines[5]).toMatchObject({ type: "turn_end", outcome: "spoken", text: "Hello! (neutral)" });
+      expect(backend.hellos).toHaveLength(1);
+      expect((backend.hellos[0]!.tools as { name: string }[]).map((t) => t.name)).toEqual([
+        "rate_relation",
+        "address_character",
+        "browser",
+        "body_action",
+        "look",
+      ]);
+      const turnFrame = backend.frames.find((f) => f.frame.type === "turn")!.frame;
+      expect(turnFrame).toMatchObject({
+        origin: "user",
+        text: "hi",
+        context: expect.stringMatching(/^\[client context\]\ntime: /),
+      });
+    } finally {
+      await backend.close();
+    }
+  });
+
   it("runs a multi-turn Chat Completions conversation and prints every event as a JSON line", async () => {
     await withBackend(
       [

@@ -5,20 +5,28 @@
 import { parseArgs } from "node:util";
 import { activePresetId, getPreset } from "../../src/app/presets/presets.ts";
 import { Addressing } from "../../src/app/turn/addressing.ts";
-import { createWireDispatcher } from "../../src/app/turn/wire-dispatcher.ts";
+import {
+  type BackendCaller,
+  buildTurnRegistry,
+  createWireDispatcher,
+} from "../../src/app/turn/wire-dispatcher.ts";
+import { createPushClient, type PushClient } from "../../src/io/chat/push/client.ts";
 import { createChatEngine } from "../../src/io/chat/stream/engine.ts";
 import type { EngineEvent } from "../../src/io/chat/stream/types.ts";
 import { WINDOW_KINDS, type WindowKind } from "../../src/io/chat/tools/pet-window-tools.ts";
 import { registerBrowserCommands } from "../browser/commands.ts";
 import { createCommandTable } from "../commands.ts";
+import { nodeConnect } from "../push-socket.ts";
 import { openStore } from "../store/store.ts";
 import { fileVocabulary } from "../vocabulary-source.ts";
 import { createNodeWindow } from "./node-window.ts";
 
 export const CHAT_USAGE = `usage: yui chat --base-url URL --transport chat|responses [options] --message TEXT [--message TEXT ...]
+       yui chat --transport push --push-url URL [options] --message TEXT [--message TEXT ...]
 
 Runs one user turn per --message, in order, in one conversation, and prints one JSON object per line:
   {"type":"request","n":1,"url":"...","body":{...}}       every HTTP request, with its full JSON body
+                                                         (push: every turn frame sent)
   {"type":"text","delta":"..."}                          each spoken text fragment
   {"type":"cue","call_id":"...","name":"...","arguments":{...}}   when a cue plays
   {"type":"tool_call","call_id":"...","name":"...","arguments":{...}|null,"result":...}   when the client answers
@@ -29,7 +37,9 @@ Exit status 0 when every turn ended spoken or silent, 1 otherwise, 2 for bad opt
 
 Options:
   --base-url URL          OpenAI-compatible base URL (default: $OPENAI_BASE_URL, else the preset's)
-  --transport T           chat | responses (default: the preset's)
+  --transport T           chat | responses | push (default: the preset's)
+  --push-url URL          the push backend's ws:// or wss:// URL (docs/push-transport.md); the API key is
+                          sent as a bearer token
   --model M               model name (default: $OPENAI_MODEL, else the preset's, else none sent)
   --api-key K             API key (default: $OPENAI_API_KEY)
   --window W              main | pet | bound | browser | phone (default: main); decides the declared tools
@@ -66,16 +76,19 @@ export async function main(argv: string[]): Promise<number> {
   if (!WINDOW_KINDS.includes(kind)) return fail(`--window must be one of ${WINDOW_KINDS.join(", ")}`);
 
   const store = openStore();
+  let push: PushClient | undefined;
   try {
     const presetId = values.preset ?? activePresetId(store);
     const preset = getPreset(store, presetId);
     if (!preset) return fail(`unknown preset ${presetId}`);
     const transport = values.transport ?? preset.backend.transport;
-    if (transport !== "chat" && transport !== "responses") {
-      return fail(`--transport must be chat or responses (push: give --push-url)`);
+    if (transport !== "chat" && transport !== "responses" && transport !== "push") {
+      return fail("--transport must be chat, responses or push");
     }
-    const baseUrl = values["base-url"] ?? process.env.OPENAI_BASE_URL ?? preset.backend.base_url;
-    if (!baseUrl) return fail("give --base-url (or set OPENAI_BASE_URL)");
+    const baseUrl = values["base-url"] || process.env.OPENAI_BASE_URL || preset.backend.base_url;
+    const pushUrl = values["push-url"] ?? preset.backend.push_url;
+    if (transport === "push" && !pushUrl) return fail("give --push-url for the push transport");
+    if (transport !== "push" && !baseUrl) return fail("give --base-url (or set OPENAI_BASE_URL)");
     const idle = values["idle-timeout"] ? Number(values["idle-timeout"]) : undefined;
     if (idle !== undefined && !(idle > 0)) return fail("--idle-timeout must be a positive number of ms");
 
@@ -89,19 +102,47 @@ export async function main(argv: string[]): Promise<number> {
       addressing,
       invoke: (name, args, opts) => commands.invoke(name, args, opts),
     });
-    const engine = createChatEngine({
-      transport,
-      baseUrl,
-      apiKey: values["api-key"] ?? process.env.OPENAI_API_KEY ?? undefined,
-      model: values.model ?? process.env.OPENAI_MODEL ?? preset.backend.model,
-      brokerBaseUrl: values["broker-base-url"] ?? preset.backend.broker_base_url,
-      instructions: preset.persona || undefined,
-      idleTimeoutMs: idle,
-    });
+    const apiKey = values["api-key"] || process.env.OPENAI_API_KEY || undefined;
+    const vocabulary = fileVocabulary(values.vocabulary);
+    let caller: BackendCaller;
+    if (transport === "push") {
+      const p = createPushClient({
+        url: pushUrl!,
+        token: apiKey,
+        connect: nodeConnect,
+        idleMs: idle,
+        hello: async () => ({
+          preset: { id: preset.id, name: preset.name },
+          window: kind,
+          tools: await buildTurnRegistry({ vocabulary, windowTools: () => win.tools() }),
+        }),
+        onEvent: (e) => {
+          if (e.type === "connection" && e.state === "closed")
+            process.stderr.write(`yui chat: push connection closed: ${e.error}\n`);
+          else if (e.type === "protocol_error")
+            process.stderr.write(`yui chat: push backend: ${e.code}: ${e.message}\n`);
+          // A turn the backend started on its own prints like any other.
+          else if (e.type !== "connection") print(e);
+        },
+      });
+      p.start();
+      push = p;
+      caller = { runTurn: (i) => p.runTurn({ ...i, context: i.context ?? "" }) };
+    } else {
+      caller = createChatEngine({
+        transport,
+        baseUrl: baseUrl!,
+        apiKey,
+        model: values.model || process.env.OPENAI_MODEL || preset.backend.model,
+        brokerBaseUrl: values["broker-base-url"] ?? preset.backend.broker_base_url,
+        instructions: preset.persona || undefined,
+        idleTimeoutMs: idle,
+      });
+    }
     const dispatcher = createWireDispatcher({
-      engine,
+      caller,
       presetId: preset.id,
-      vocabulary: fileVocabulary(values.vocabulary),
+      vocabulary,
       windowTools: () => win.tools(),
       switches: () => win.switches(),
       contextLines: (tools) => win.contextLines(tools),
@@ -117,6 +158,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     return ok ? 0 : 1;
   } finally {
+    push?.close();
     store.close();
   }
 }
@@ -134,6 +176,7 @@ function parse(argv: string[]) {
       preset: { type: "string" },
       vocabulary: { type: "string" },
       "broker-base-url": { type: "string" },
+      "push-url": { type: "string" },
       "idle-timeout": { type: "string" },
       message: { type: "string", multiple: true },
       help: { type: "boolean" },

@@ -2,15 +2,19 @@
  * Runs one turn of a window over a request transport: builds the registry from the vocabulary and the
  * window's tools loaded at this moment, builds the client context, and hands both to the engine.
  */
-import type { ChatEngine } from "../../io/chat/stream/engine.ts";
-import type { EngineEvent, TurnEnd } from "../../io/chat/stream/types.ts";
+import type { EngineEvent, TurnEnd, TurnInput } from "../../io/chat/stream/types.ts";
 import { type ClientTool, createClientTools } from "../../io/chat/tools/client-tools.ts";
 import { createGenerateExpressTool } from "../../io/chat/tools/express.ts";
 import type { Vocabulary } from "../vocabulary/vocabulary.ts";
 import { buildClientContext, timeLine, toolSwitchesLine } from "./client-context.ts";
 
+/** The backend caller: the request engine, or the push client's adapter. */
+export interface BackendCaller {
+  runTurn(input: TurnInput): Promise<TurnEnd>;
+}
+
 export interface WireDispatcherDeps {
-  engine: ChatEngine;
+  caller: BackendCaller;
   presetId: string;
   /** The vocabulary loaded now (re-read each turn, so an edit reaches the next turn's schema). */
   vocabulary: () => Vocabulary;
@@ -54,7 +58,7 @@ export function createWireDispatcher(deps: WireDispatcherDeps) {
         toolSwitchesLine(tools, switches),
         ...extra,
       ]);
-      return deps.engine.runTurn({
+      return deps.caller.runTurn({
         text: input.text,
         context,
         tools,

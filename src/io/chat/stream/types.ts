@@ -30,7 +30,12 @@ export interface TurnEnd {
 /** Everything the engine reports, in the order it happens. */
 export type EngineEvent =
   | { type: "request"; n: number; url: string; body: Record<string, unknown> }
-  | { type: "text"; delta: string }
+  | {
+      type: "text";
+      delta: string;
+      /** Push render segments: shown, not spoken. */
+      render?: true;
+    }
   | {
       type: "cue";
       call_id: string;

@@ -1,0 +1,29 @@
+import type { Cue } from "./frames.ts";
+
+/** A piece of a segment in play order: text, or a cue that plays between texts. */
+export type SegmentPiece = { kind: "text"; text: string } | { kind: "cue"; cue: Omit<Cue, "at"> };
+
+/**
+ * Splits a segment's text at its cues' positions (Unicode code points; clamped into the text; a cue without a
+ * valid position plays at the end) so each cue plays where the speech reaches it.
+ */
+export function placeCues(text: string, cues: readonly Cue[] = []): SegmentPiece[] {
+  const points = Array.from(text);
+  const placed = cues
+    .map((c, i) => {
+      const { at, ...rest } = c;
+      const valid = typeof at === "number" && Number.isFinite(at);
+      const pos = valid ? Math.min(points.length, Math.max(0, Math.floor(at as number))) : points.length;
+      return { pos, i, cue: rest };
+    })
+    .sort((a, b) => a.pos - b.pos || a.i - b.i);
+  const out: SegmentPiece[] = [];
+  let from = 0;
+  for (const p of placed) {
+    if (p.pos > from) out.push({ kind: "text", text: points.slice(from, p.pos).join("") });
+    from = Math.max(from, p.pos);
+    out.push({ kind: "cue", cue: p.cue });
+  }
+  if (from < points.length) out.push({ kind: "text", text: points.slice(from).join("") });
+  return out;
+}
