@@ -23,10 +23,9 @@ export interface Runner {
   env: NodeJS.ProcessEnv;
   /** Bytes kept of stdout and, separately, of stderr. */
   capBytes?: number;
+  /** The process groups this runner has running, so its server can kill them when it shuts down. */
+  live?: Set<number>;
 }
-
-// Every process group still running, so the server can kill them all when it shuts down.
-const live = new Set<number>();
 
 function killGroup(pid: number): void {
   try {
@@ -37,10 +36,10 @@ function killGroup(pid: number): void {
   }
 }
 
-/** Kills every command still running; call on shutdown so no command outlives the server. */
-export function killAllRuns(): void {
-  for (const pid of live) killGroup(pid);
-  live.clear();
+/** Kills every command this runner still runs; call on shutdown so no command outlives the server. */
+export function killAllRuns(runner: Runner): void {
+  for (const pid of runner.live ?? []) killGroup(pid);
+  runner.live?.clear();
 }
 
 /** Runs `command` through the runner's shell; resolves with its result, rejects only when no shell starts. */
@@ -80,7 +79,7 @@ export function runCommand(runner: Runner, command: string, timeoutMs: number): 
       settled = true;
       clearTimeout(timer);
       clearTimeout(grace);
-      if (child.pid !== undefined) live.delete(child.pid);
+      if (child.pid !== undefined) runner.live?.delete(child.pid);
       // Stop reading pipes that a background child still holds; it keeps running (see the docs).
       child.stdout?.destroy();
       child.stderr?.destroy();
@@ -119,6 +118,6 @@ export function runCommand(runner: Runner, command: string, timeoutMs: number): 
       // A background job (`server &`) inherits the pipes; don't wait for it beyond a short grace.
       else grace = setTimeout(finish, RUN_PIPE_GRACE_MS);
     });
-    if (child.pid !== undefined) live.add(child.pid);
+    if (child.pid !== undefined) runner.live?.add(child.pid);
   });
 }

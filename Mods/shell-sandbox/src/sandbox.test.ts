@@ -30,14 +30,15 @@ describe("bwrap mode", () => {
   });
 
   it("keeps the system read-only and hides home directories and the host's /tmp", async () => {
-    const hostTmpEntry = path.basename(ws);
     const r = await run(
       `touch /usr/x 2>/dev/null && echo usr-writable; touch /etc/x 2>/dev/null && echo etc-writable;` +
         ` ls /root 2>/dev/null && echo root-visible; ls /home 2>/dev/null && echo home-visible;` +
-        ` ls /tmp | grep -c . ; ls "$(dirname "$PWD")" | grep -x ${hostTmpEntry}`,
+        ` ls -A /tmp`,
     );
-    // /tmp is a fresh tmpfs holding only the mount point on the way to the workspace.
-    expect(r.stdout).toBe(`1\n${hostTmpEntry}\n`);
+    // /tmp is a fresh tmpfs: it holds at most the mount point on the way to the workspace.
+    const rel = path.relative("/tmp", ws);
+    const onTheWay = rel.startsWith("..") ? "" : `${rel.split(path.sep)[0]}\n`;
+    expect(r.stdout).toBe(onTheWay);
   });
 
   it("drops every capability and clears the server's environment", async () => {

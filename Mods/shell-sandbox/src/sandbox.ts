@@ -76,8 +76,10 @@ export function makeRunner(mode: SandboxMode, workspace: string, shell = default
     return {
       argv: bwrapArgv(workspace, shell),
       cwd: workspace,
+      // bwrap's own environment, only to be found on PATH: inside, --clearenv leaves BWRAP_ENV.
       env: { PATH: process.env.PATH ?? BWRAP_ENV.PATH },
+      live: new Set(),
     };
   }
-  return { argv: [shell, "-c"], cwd: workspace, env: process.env };
+  return { argv: [shell, "-c"], cwd: workspace, env: process.env, live: new Set() };
 }

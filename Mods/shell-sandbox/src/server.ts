@@ -66,7 +66,7 @@ export async function startSandboxServer(cfg: Config, opts: StartOptions = {}): 
     port: relay?.port ?? served.port,
     workspace,
     async close() {
-      killAllRuns();
+      killAllRuns(runner);
       await relay?.close();
       await served.close();
     },
