@@ -5,7 +5,11 @@
 import { z } from "zod";
 import { DEFAULT_PRESET, PresetIdSchema, PresetListSchema } from "../../src/app/presets/preset.ts";
 import { emptyRelations, RelationsStateSchema } from "../../src/app/relations/relations.ts";
-import { DEFAULT_ADDRESSED_CHAIN_MAX, MAX_ADDRESSED_CHAIN } from "../../src/app/turn/addressing.ts";
+import {
+  ADDRESSED_CHAIN_MAX_KEY,
+  DEFAULT_ADDRESSED_CHAIN_MAX,
+  MAX_ADDRESSED_CHAIN,
+} from "../../src/app/turn/addressing.ts";
 import { registerKeySchema } from "./schema.ts";
 
 const Switch = z.strictObject({ enabled: z.boolean() });
@@ -60,7 +64,7 @@ registerKeySchema({
   doc: "The preset's relations: values per target, change log, daily spend (docs/signals-ingress.md).",
 });
 registerKeySchema({
-  pattern: "yui.rate_limit.addressed_chain_max",
+  pattern: ADDRESSED_CHAIN_MAX_KEY,
   schema: z.int().min(0).max(MAX_ADDRESSED_CHAIN),
   default: DEFAULT_ADDRESSED_CHAIN_MAX,
   doc: "rate_limit.addressed_chain_max: addressed turns in a row after one user message; 0 turns them off.",

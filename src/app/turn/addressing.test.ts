@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import {
   type AddressedTurn,
   Addressing,
+  addressedChainMax,
   addressedTurnContext,
   CHARACTER_ADDRESSED_EVENT,
   type CharacterAddressed,
@@ -241,5 +242,19 @@ describe("addressing", () => {
       "addressed by: user (character) (turn 2 of at most 4 in this exchange)",
       "To end the exchange, reply [SILENT].",
     ]);
+  });
+
+  it("reads the chain cap from the store key, the default while unset", () => {
+    const data = new Map<string, unknown>();
+    const kv = { get: (k: string) => data.get(k) };
+    expect(addressedChainMax(kv)).toBe(DEFAULT_ADDRESSED_CHAIN_MAX);
+    data.set("yui.rate_limit.addressed_chain_max", 2);
+    expect(addressedChainMax(kv)).toBe(2);
+    const a = new Addressing({ self: MIKA, chainMax: () => addressedChainMax(kv) });
+    data.set("yui.rate_limit.addressed_chain_max", 0);
+    a.beginTurn("t1", { kind: "user" });
+    a.record("t1", AOI);
+    a.endTurn("t1", spoke("Aoi?"));
+    expect(a.playbackFinished("t1")).toBeNull();
   });
 });

@@ -11,6 +11,8 @@ import { z } from "zod";
 export const CHARACTER_ADDRESSED_EVENT = "yui://character-addressed";
 /** rate_limit.addressed_chain_max when unset: addressed turns in a row after one user message. */
 export const DEFAULT_ADDRESSED_CHAIN_MAX = 4;
+/** The store key of rate_limit.addressed_chain_max (docs/store.md). */
+export const ADDRESSED_CHAIN_MAX_KEY = "yui.rate_limit.addressed_chain_max";
 /** The highest chain cap the setting accepts. */
 export const MAX_ADDRESSED_CHAIN = 32;
 /** The reply that ends an exchange: the addressed character chose not to answer. */
@@ -80,6 +82,14 @@ interface TurnState {
   recipient?: CharacterRef & { label: string };
   end?: TurnEnd;
   playedBack: boolean;
+}
+
+/** Reads rate_limit.addressed_chain_max from a store (pass as `chainMax: () => addressedChainMax(kv)`). */
+export function addressedChainMax(kv: { get(key: string): unknown }): number {
+  const n = kv.get(ADDRESSED_CHAIN_MAX_KEY);
+  return typeof n === "number" && Number.isInteger(n) && n >= 0
+    ? Math.min(n, MAX_ADDRESSED_CHAIN)
+    : DEFAULT_ADDRESSED_CHAIN_MAX;
 }
 
 /** Whether a reply is the [SILENT] mark (trimmed, any case). */
