@@ -1,6 +1,8 @@
 // bench:factorio: drain a 5000-event backlog from a stand-in game in another process, over real RCON,
 // through the Mod's poll path (pages of 200, cache, JSONL outcome log). Reports events per second and
-// the Mod's CPU time per page (this process only; the game's work is in the child).
+// the Mod's CPU time per page (this process only; the game's work is in the child). The peer, measured in
+// the same run against the same game, alternating with the Mod: the bare transport (the same pages over
+// one RCON connection, JSON.parse only), so the ratio is what the Mod's poll path costs over RCON itself.
 import { spawn } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import os from "node:os";
@@ -9,35 +11,49 @@ import { fileURLToPath } from "node:url";
 import { Bridge, type Exec } from "../src/bridge.ts";
 import { DEFAULT_WAKE_KINDS } from "../src/config.ts";
 import { JsonlOutcomeLog } from "../src/outcome-log.ts";
+import { RconClient } from "../src/rcon/client.ts";
 import { RconLink } from "../src/rcon/link.ts";
 
 const BACKLOG = 5000;
-const RUNS = 3;
+const GAMES = 2;
+const REPS = 4; // per game, alternating which of the two goes first
 const pkg = fileURLToPath(new URL("..", import.meta.url));
 const tsx = path.join(pkg, "../../node_modules/.bin/tsx");
+type Game = { port: number; password: string; map_id: string };
 
-async function oneRun(): Promise<{ ms: number; pages: number; cpuPerPageMs: number[] }> {
-  const child = spawn(tsx, ["test/stand-in-cli.ts", "--flood", String(BACKLOG), "--ring", "8000"], {
-    cwd: pkg,
-    stdio: ["pipe", "pipe", "inherit"],
-  });
-  const info = await new Promise<{ port: number; password: string }>((resolve, reject) => {
-    let seen = "";
-    child.stdout!.on("data", (d) => {
-      seen += d;
-      const line = seen.split("\n")[0];
-      if (seen.includes("\n") && line) resolve(JSON.parse(line));
-    });
-    child.on("exit", () => reject(new Error("stand-in exited")));
-  });
+/** The peer: the same pages, read with a bare RCON client and JSON.parse, nothing else. */
+async function bareDrain(g: Game): Promise<number> {
+  const c = await RconClient.connect(
+    { host: "127.0.0.1", port: g.port, password: g.password },
+    { connectMs: 5000, replyMs: 30_000 },
+  );
+  const t0 = performance.now();
+  let seq = 0;
+  for (;;) {
+    const req = { op: "events_since", session: g.map_id, args: { seq, limit: 200 } };
+    const reply = JSON.parse(await c.exec(`/coop-rpc ${JSON.stringify(req)}`)) as {
+      result: { events: { seq: number }[] };
+    };
+    const events = reply.result.events;
+    if (events.length > 0) seq = events[events.length - 1]!.seq;
+    if (events.length < 200) break;
+  }
+  const ms = performance.now() - t0;
+  c.close();
+  if (seq !== BACKLOG) throw new Error(`bare drain reached ${seq}`);
+  return ms;
+}
+
+/** The Mod: a fresh bridge drains the backlog through pollOnce; returns wall time and CPU per page. */
+async function modDrain(g: Game): Promise<{ ms: number; cpuPerPageMs: number[] }> {
   const link = new RconLink({
-    endpoint: () => ({ host: "127.0.0.1", port: info.port, password: info.password }),
+    endpoint: () => ({ host: "127.0.0.1", port: g.port, password: g.password }),
     connectMs: 5000,
     replyMs: 30_000,
     backoffMinMs: 100,
     backoffMaxMs: 1000,
   });
-  // Page boundaries are the events_since requests: CPU between two of them is one page's work.
+  // Page boundaries are the events_since requests: CPU between a reply and the next request is one page's work.
   const cpuPerPageMs: number[] = [];
   let mark: NodeJS.CpuUsage | undefined;
   const exec: Exec = {
@@ -69,25 +85,56 @@ async function oneRun(): Promise<{ ms: number; pages: number; cpuPerPageMs: numb
     const d = process.cpuUsage(mark);
     cpuPerPageMs.push((d.user + d.system) / 1000);
   }
+  link.close();
   if (n !== BACKLOG || bridge.cache.size !== BACKLOG)
     throw new Error(`drained ${n}, cached ${bridge.cache.size}`);
-  link.close();
-  child.stdin!.end();
-  await new Promise((r) => child.on("exit", r));
-  return { ms, pages: cpuPerPageMs.length, cpuPerPageMs };
+  return { ms, cpuPerPageMs };
 }
 
-const results = [];
-for (let i = 0; i < RUNS; i++) results.push(await oneRun());
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-for (const [i, r] of results.entries()) {
-  const cpu = r.cpuPerPageMs;
-  console.log(
-    `run ${i + 1}: ${BACKLOG} events in ${r.ms.toFixed(0)} ms = ${Math.round((BACKLOG / r.ms) * 1000)} events/s; ` +
-      `${r.pages} pages, CPU per page median ${median(cpu).toFixed(2)} ms, max ${Math.max(...cpu).toFixed(2)} ms`,
-  );
+const modMs: number[] = [];
+const bareMs: number[] = [];
+const cpu: number[] = [];
+for (let gi = 0; gi < GAMES; gi++) {
+  const child = spawn(tsx, ["test/stand-in-cli.ts", "--flood", String(BACKLOG), "--ring", "8000"], {
+    cwd: pkg,
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const game = await new Promise<Game>((resolve, reject) => {
+    let seen = "";
+    child.stdout!.on("data", (d) => {
+      seen += d;
+      const line = seen.split("\n")[0];
+      if (seen.includes("\n") && line) resolve(JSON.parse(line));
+    });
+    child.on("exit", () => reject(new Error("stand-in exited")));
+  });
+  for (let rep = 0; rep < REPS; rep++) {
+    const runMod = async () => {
+      const r = await modDrain(game);
+      modMs.push(r.ms);
+      cpu.push(...r.cpuPerPageMs);
+    };
+    const runBare = async () => {
+      bareMs.push(await bareDrain(game));
+    };
+    if (rep % 2 === 0) {
+      await runBare();
+      await runMod();
+    } else {
+      await runMod();
+      await runBare();
+    }
+  }
+  child.stdin!.end();
+  await new Promise((r) => child.on("exit", r));
 }
-const best = median(results.map((r) => r.ms));
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+const rate = (ms: number) => Math.round((BACKLOG / ms) * 1000);
+console.log(`mod drains (ms): ${modMs.map((m) => m.toFixed(0)).join(" ")}`);
+console.log(`bare drains (ms): ${bareMs.map((m) => m.toFixed(0)).join(" ")}`);
 console.log(
-  `bench:factorio median: ${Math.round((BACKLOG / best) * 1000)} events/s draining a ${BACKLOG}-event backlog`,
+  `bench:factorio median: ${rate(median(modMs))} events/s draining a ${BACKLOG}-event backlog in pages of 200 ` +
+    `(Mod CPU per page median ${median(cpu).toFixed(2)} ms, max ${Math.max(...cpu).toFixed(2)} ms); ` +
+    `bare RCON ${rate(median(bareMs))} events/s; Mod/bare time ${(median(modMs) / median(bareMs)).toFixed(2)}x`,
 );
