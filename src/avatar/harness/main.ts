@@ -1,0 +1,138 @@
+import { type AnchoredCue, createCueScheduler } from "../cues.ts";
+import { createStage, type Stage, type StageInspection, type StageOptions } from "../stage.ts";
+
+// Test and benchmark harness page: exposes the stage to Playwright through window.harness.
+
+/** One frame of a scripted reply: how far the text was revealed and what the stage showed. */
+export interface ReplyFrame {
+  position: number;
+  expressions: Record<string, number>;
+  motion: string | null;
+  played: string[];
+}
+
+const canvas = document.getElementById("stage") as HTMLCanvasElement;
+let stage: Stage | null = null;
+
+const need = (): Stage => {
+  if (!stage) throw new Error("harness: call create() first");
+  return stage;
+};
+
+/** FNV-1a over the canvas pixels plus how many are not transparent; read right after a render. */
+function pixels(): { hash: number; opaque: number; total: number; box: [number, number, number, number] } {
+  const gl = need().renderer.getContext();
+  const w = gl.drawingBufferWidth;
+  const h = gl.drawingBufferHeight;
+  const buf = new Uint8Array(w * h * 4);
+  gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, buf);
+  let hash = 0x811c9dc5;
+  let opaque = 0;
+  // Bounding box of drawn pixels, top-left origin: [minX, minY, maxX, maxY].
+  const box: [number, number, number, number] = [w, h, -1, -1];
+  for (let i = 0; i < buf.length; i += 4) {
+    if (buf[i + 3]! > 0) {
+      opaque++;
+      const x = (i / 4) % w;
+      const y = h - 1 - Math.floor(i / 4 / w);
+      box[0] = Math.min(box[0], x);
+      box[1] = Math.min(box[1], y);
+      box[2] = Math.max(box[2], x);
+      box[3] = Math.max(box[3], y);
+    }
+    for (let k = 0; k < 4; k++) hash = Math.imul(hash ^ buf[i + k]!, 0x01000193) >>> 0;
+  }
+  return { hash, opaque, total: w * h, box };
+}
+
+const harness = {
+  create(options: StageOptions = {}) {
+    stage?.dispose();
+    stage = createStage(canvas, options);
+    return true;
+  },
+  async load(
+    source: string | number[],
+  ): Promise<{ ok: true; result: unknown } | { ok: false; error: string }> {
+    try {
+      const input = typeof source === "string" ? source : new Uint8Array(source);
+      return { ok: true, result: await need().load(input) };
+    } catch (err) {
+      return { ok: false, error: err instanceof Error ? err.message : String(err) };
+    }
+  },
+  /** Starts several loads without waiting, then waits for all: the last one must win. */
+  async loadRace(sources: string[]) {
+    const results = await Promise.allSettled(sources.map((s) => need().load(s)));
+    return results.map((r) => (r.status === "fulfilled" ? r.value : { error: String(r.reason) }));
+  },
+  async loadClip(id: string, url: string) {
+    await need().loadClip(id, url);
+    return true;
+  },
+  step(dt: number, frames = 1) {
+    for (let i = 0; i < frames; i++) need().step(dt);
+    return pixels();
+  },
+  setExpression(name: string, weight: number) {
+    need().setExpression(name, weight);
+  },
+  playCue(cue: Parameters<Stage["playCue"]>[0]) {
+    return need().playCue(cue);
+  },
+  setPointer(x: number | null, y?: number) {
+    need().setPointer(x, y);
+  },
+  inspect(): StageInspection {
+    return need().inspect();
+  },
+  /**
+   * Reveals `text` a few characters per frame (the no-voice text reveal) with `cues` anchored in it,
+   * playing each cue when the reveal reaches it; returns what the stage showed at every frame.
+   */
+  reply(text: string, cues: AnchoredCue[], charsPerFrame: number, dt: number, watch: string[]): ReplyFrame[] {
+    const s = need();
+    const played: string[] = [];
+    const scheduler = createCueScheduler((cue, position) => {
+      s.playCue(cue);
+      played.push(`${cue.emotion_id ?? ""}/${cue.motion_id ?? ""}@${position}`);
+    });
+    for (const c of cues) scheduler.add(c.offset, c.cue);
+    const out: ReplyFrame[] = [];
+    for (let position = 0; position <= text.length + charsPerFrame * 20; position += charsPerFrame) {
+      scheduler.reveal(Math.min(position, text.length));
+      s.step(dt);
+      const info = s.inspect();
+      out.push({
+        position: Math.min(position, text.length),
+        expressions: Object.fromEntries(watch.map((n) => [n, info.expressions[n] ?? 0])),
+        motion: info.motion,
+        played: [...played],
+      });
+    }
+    return out;
+  },
+  /** Pretends the window was hidden or shown (the browser fires visibilitychange the same way). */
+  setHidden(hidden: boolean) {
+    Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
+    document.dispatchEvent(new Event("visibilitychange"));
+  },
+  /** Resizes the canvas (CSS pixels) and the stage with it. */
+  setSize(width: number, height: number) {
+    canvas.style.width = `${width}px`;
+    canvas.style.height = `${height}px`;
+    need().resize();
+  },
+  dispose() {
+    stage?.dispose();
+    stage = null;
+  },
+};
+
+declare global {
+  interface Window {
+    harness: typeof harness;
+  }
+}
+window.harness = harness;
+document.title = "harness ready";

@@ -1,0 +1,575 @@
+import * as THREE from "three";
+import { buildFace, type FACE_MORPHS, type FaceMaterial, type FacePrimitive } from "./face.ts";
+import { facePoint, HEAD_CENTRE, headGeometry } from "./head.ts";
+import {
+  alongAxis,
+  appendGeometry,
+  emptyMesh,
+  type Influence,
+  type MeshData,
+  rigid,
+  type SkinFn,
+  type StrandPoint,
+  strandGeometry,
+} from "./mesh.ts";
+
+// "Yui", the default character: proportions, skeleton, body parts, palette, expressions and spring bones.
+// Everything is in the VRM 1.0 rest pose: T-pose, facing +Z, metres, no bone rotations.
+
+/** A skeleton joint: world rest position, parent, and the humanoid bone it is (if any). */
+export interface BoneDef {
+  name: string;
+  parent: string | null;
+  pos: [number, number, number];
+  humanoid: boolean;
+}
+
+const V = (x: number, y: number, z: number): [number, number, number] => [x, y, z];
+
+function limbBones(side: "left" | "right"): BoneDef[] {
+  const s = side === "left" ? 1 : -1;
+  const b = (name: string, parent: string, pos: [number, number, number]): BoneDef => ({
+    name: `${side}${name}`,
+    parent,
+    pos,
+    humanoid: true,
+  });
+  return [
+    b("Shoulder", "upperChest", V(s * 0.03, 1.075, 0)),
+    b("UpperArm", `${side}Shoulder`, V(s * 0.115, 1.07, 0)),
+    b("LowerArm", `${side}UpperArm`, V(s * 0.33, 1.07, 0)),
+    b("Hand", `${side}LowerArm`, V(s * 0.53, 1.07, 0)),
+    b("UpperLeg", "hips", V(s * 0.075, 0.75, 0)),
+    b("LowerLeg", `${side}UpperLeg`, V(s * 0.075, 0.42, 0)),
+    b("Foot", `${side}LowerLeg`, V(s * 0.075, 0.075, 0)),
+    b("Toes", `${side}Foot`, V(s * 0.075, 0.02, 0.08)),
+    b("Eye", "head", V(s * 0.056, HEAD_CENTRE.y - 0.015, 0.08)),
+  ];
+}
+
+/** Spring-bone chains: name, joint positions (the first hangs off `parent`), and their physics. */
+export const SPRING_CHAINS = [
+  {
+    name: "ahoge",
+    parent: "head",
+    points: [V(0, 1.452, 0.02), V(0, 1.5, 0.05), V(0.014, 1.518, 0.095), V(0.032, 1.5, 0.12)],
+    stiffness: 2.5,
+    gravityPower: 0,
+    dragForce: 0.5,
+    hitRadius: 0.01,
+  },
+  ...(["L", "R"] as const).map((side) => {
+    const s = side === "L" ? 1 : -1;
+    return {
+      name: `tail${side}`,
+      parent: "head",
+      points: [
+        V(s * 0.15, 1.37, -0.07),
+        V(s * 0.2, 1.28, -0.11),
+        V(s * 0.225, 1.16, -0.125),
+        V(s * 0.225, 1.04, -0.115),
+        V(s * 0.212, 0.92, -0.095),
+      ],
+      stiffness: 0.9,
+      gravityPower: 0.3,
+      dragForce: 0.35,
+      hitRadius: 0.035,
+    };
+  }),
+];
+
+/** The whole skeleton, parents before children. */
+export const BONES: BoneDef[] = [
+  { name: "hips", parent: null, pos: V(0, 0.8, 0), humanoid: true },
+  { name: "spine", parent: "hips", pos: V(0, 0.88, 0), humanoid: true },
+  { name: "chest", parent: "spine", pos: V(0, 0.96, 0), humanoid: true },
+  { name: "upperChest", parent: "chest", pos: V(0, 1.03, 0), humanoid: true },
+  { name: "neck", parent: "upperChest", pos: V(0, 1.1, 0), humanoid: true },
+  { name: "head", parent: "neck", pos: V(0, 1.18, 0), humanoid: true },
+  ...limbBones("left"),
+  ...limbBones("right"),
+  ...SPRING_CHAINS.flatMap((chain) =>
+    chain.points.map(
+      (pos, i): BoneDef => ({
+        name: `hair_${chain.name}_${i}`,
+        parent: i === 0 ? chain.parent : `hair_${chain.name}_${i - 1}`,
+        pos,
+        humanoid: false,
+      }),
+    ),
+  ),
+];
+
+/** Spring-bone colliders: the node they ride on, sphere offset (local) and radius. */
+export const COLLIDERS = [
+  { bone: "head", offset: V(0, 0.11, 0), radius: 0.155 },
+  { bone: "upperChest", offset: V(0, 0.01, -0.02), radius: 0.1 },
+  { bone: "leftUpperArm", offset: V(0.05, 0, 0), radius: 0.045 },
+  { bone: "rightUpperArm", offset: V(-0.05, 0, 0), radius: 0.045 },
+];
+
+/** Body materials (keys of the palette); face materials come from face.ts. */
+export type BodyMaterial = "skin" | "hair" | "blouse" | "accent" | "ribbon" | "sock" | "shoe";
+export type MaterialKey = BodyMaterial | FaceMaterial;
+
+/** A material's look: sRGB base and shade colours, outline width in metres (0 for none), alpha. */
+export interface Look {
+  base: string;
+  shade: string;
+  outline: number;
+  outlineColor?: string;
+  rim?: number;
+  alpha?: number;
+  doubleSided?: boolean;
+}
+
+/** The palette: a violet-haired girl in a white blouse with a teal sailor collar and skirt. */
+export const PALETTE: Record<MaterialKey, Look> = {
+  skin: { base: "#fde8dc", shade: "#f1b7a6", outline: 0.0012, outlineColor: "#8a5a50", rim: 0.12 },
+  hair: { base: "#5a4a92", shade: "#32285e", outline: 0.0016, outlineColor: "#1e173c", rim: 0.25 },
+  blouse: { base: "#fbfbff", shade: "#c9cfe6", outline: 0.0014, outlineColor: "#5a6080", rim: 0.1 },
+  accent: { base: "#2c7f90", shade: "#194b58", outline: 0.0014, outlineColor: "#0e2a32", doubleSided: true },
+  ribbon: { base: "#ff6b7d", shade: "#cc4458", outline: 0.001, outlineColor: "#6a1e2a" },
+  sock: { base: "#2d2f48", shade: "#1a1b2c", outline: 0.0012, outlineColor: "#0c0c16" },
+  shoe: { base: "#7a4a38", shade: "#4a2a20", outline: 0.0012, outlineColor: "#2a1610" },
+  eyeWhite: { base: "#ffffff", shade: "#ffffff", outline: 0, doubleSided: true },
+  iris: { base: "#30b3c4", shade: "#30b3c4", outline: 0, doubleSided: true },
+  pupil: { base: "#123c4c", shade: "#123c4c", outline: 0, doubleSided: true },
+  highlight: { base: "#ffffff", shade: "#ffffff", outline: 0, doubleSided: true },
+  lash: { base: "#2a1c34", shade: "#2a1c34", outline: 0, doubleSided: true },
+  mouth: { base: "#9a3a4c", shade: "#9a3a4c", outline: 0, doubleSided: true },
+  tongue: { base: "#ea8290", shade: "#ea8290", outline: 0, doubleSided: true },
+  blush: { base: "#ff7f98", shade: "#ff7f98", outline: 0, alpha: 0.5, doubleSided: true },
+};
+
+const M = new THREE.Matrix4();
+const at = (x: number, y: number, z: number) => new THREE.Matrix4().makeTranslation(x, y, z);
+/** A surface of revolution about Y; the profile runs bottom to top so normals face outward. */
+const lathe = (profile: Array<[number, number]>, segments = 32) => {
+  const points = profile.map(([r, y]) => new THREE.Vector2(r, y));
+  if (points[0]!.y > points[points.length - 1]!.y) points.reverse();
+  return new THREE.LatheGeometry(points, segments);
+};
+/** Scales a geometry's depth (z) so lathed parts get an oval cross-section. */
+const squash = (g: THREE.BufferGeometry, z: number, x = 1) => g.scale(x, 1, z);
+
+function body(parts: Map<BodyMaterial, MeshData>) {
+  const add = (mat: BodyMaterial, g: THREE.BufferGeometry, m: THREE.Matrix4, skin: SkinFn) => {
+    let mesh = parts.get(mat);
+    if (!mesh) {
+      mesh = emptyMesh();
+      parts.set(mat, mesh);
+    }
+    appendGeometry(mesh, g, m, skin);
+  };
+  const torsoSkin = alongAxis("y", [
+    [0.82, "hips"],
+    [0.88, "spine"],
+    [0.96, "chest"],
+    [1.03, "upperChest"],
+  ]);
+
+  // Head and neck.
+  add("skin", headGeometry(1), M, rigid("head"));
+  add(
+    "skin",
+    new THREE.CylinderGeometry(0.03, 0.033, 0.14, 16, 4, true),
+    at(0, 1.15, -0.005),
+    alongAxis("y", [
+      [1.1, "upperChest"],
+      [1.13, "neck"],
+      [1.19, "head"],
+    ]),
+  );
+
+  // Torso: a blouse with a sailor collar and a bow.
+  add(
+    "blouse",
+    squash(
+      lathe([
+        [0.0001, 0.76],
+        [0.094, 0.775],
+        [0.1, 0.83],
+        [0.086, 0.9],
+        [0.098, 0.97],
+        [0.11, 1.02],
+        [0.108, 1.06],
+        [0.084, 1.092],
+        [0.036, 1.112],
+        [0.0001, 1.115],
+      ]),
+      0.72,
+    ),
+    M,
+    torsoSkin,
+  );
+  add(
+    "accent",
+    squash(
+      lathe([
+        [0.117, 1.035],
+        [0.123, 1.06],
+        [0.1, 1.093],
+        [0.052, 1.112],
+      ]),
+      0.76,
+    ),
+    M,
+    rigid("upperChest"),
+  );
+  const bow = (sx: number) => new THREE.SphereGeometry(1, 12, 8).scale(0.027, 0.015, 0.01).rotateZ(sx * 0.35);
+  add("ribbon", bow(1), at(0.025, 1.03, 0.086), rigid("upperChest"));
+  add("ribbon", bow(-1), at(-0.025, 1.03, 0.086), rigid("upperChest"));
+  add("ribbon", new THREE.SphereGeometry(0.011, 10, 8), at(0, 1.03, 0.092), rigid("upperChest"));
+  for (const sx of [1, -1]) {
+    add(
+      "ribbon",
+      new THREE.CapsuleGeometry(0.006, 0.045, 4, 8).rotateZ(sx * 0.3),
+      at(sx * 0.01, 1.0, 0.088),
+      torsoSkin,
+    );
+  }
+
+  // Pleated skirt.
+  const skirt = lathe(
+    [
+      [0.097, 0.865],
+      [0.104, 0.84],
+      [0.16, 0.72],
+      [0.226, 0.585],
+      [0.232, 0.57],
+    ],
+    64,
+  );
+  const sp = skirt.getAttribute("position");
+  for (let i = 0; i < sp.count; i++) {
+    const x = sp.getX(i);
+    const z = sp.getZ(i);
+    const a = Math.atan2(z, x);
+    const depth = THREE.MathUtils.clamp((0.84 - sp.getY(i)) / 0.25, 0, 1);
+    const k = 1 + 0.045 * depth * Math.abs(Math.sin(8 * a));
+    sp.setXYZ(i, x * k, sp.getY(i), z * k * 0.85);
+  }
+  skirt.computeVertexNormals();
+  add("accent", skirt, M, rigid("hips"));
+
+  for (const side of ["left", "right"] as const) {
+    const s = side === "left" ? 1 : -1;
+    const bone = (n: string) => `${side}${n}`;
+    // Arms are lathed along +Y and turned to lie along the arm in the T-pose.
+    const alongArm = (x: number) =>
+      new THREE.Matrix4()
+        .makeTranslation(x, 1.07, 0)
+        .multiply(new THREE.Matrix4().makeRotationZ(-s * Math.PI * 0.5));
+    const armSkin = alongAxis("x", [
+      [s * 0.31, bone("UpperArm")],
+      [s * 0.35, bone("LowerArm")],
+    ]);
+    add(
+      "skin",
+      lathe(
+        [
+          [0.0001, -0.01],
+          [0.029, 0.0],
+          [0.03, 0.1],
+          [0.026, 0.2],
+          [0.0001, 0.228],
+        ],
+        20,
+      ),
+      alongArm(s * 0.115),
+      armSkin,
+    );
+    add(
+      "blouse",
+      new THREE.SphereGeometry(1, 20, 12).scale(0.05, 0.078, 0.046),
+      alongArm(s * 0.158),
+      rigid(bone("UpperArm")),
+    );
+    add(
+      "skin",
+      lathe(
+        [
+          [0.0001, -0.012],
+          [0.025, 0.0],
+          [0.024, 0.08],
+          [0.02, 0.19],
+          [0.0001, 0.206],
+        ],
+        20,
+      ),
+      alongArm(s * 0.33),
+      alongAxis("x", [
+        [s * 0.34, bone("LowerArm")],
+        [s * 0.52, bone("LowerArm")],
+        [s * 0.545, bone("Hand")],
+      ]),
+    );
+    add(
+      "skin",
+      new THREE.SphereGeometry(1, 16, 10).scale(0.046, 0.017, 0.032),
+      at(s * 0.57, 1.068, 0.003),
+      rigid(bone("Hand")),
+    );
+    add(
+      "skin",
+      new THREE.CapsuleGeometry(0.009, 0.026, 4, 8).rotateX(Math.PI / 2).rotateY(s * 0.5),
+      at(s * 0.545, 1.066, 0.034),
+      rigid(bone("Hand")),
+    );
+
+    // Legs: thighs, over-knee socks, shoes.
+    const legSkin = alongAxis("y", [
+      [0.4, bone("LowerLeg")],
+      [0.445, bone("UpperLeg")],
+    ]);
+    add(
+      "skin",
+      lathe(
+        [
+          [0.0001, 0.79],
+          [0.05, 0.775],
+          [0.054, 0.7],
+          [0.047, 0.56],
+          [0.043, 0.47],
+          [0.0001, 0.455],
+        ],
+        24,
+      ),
+      at(s * 0.075, 0, 0),
+      legSkin,
+    );
+    add(
+      "sock",
+      lathe(
+        [
+          [0.0001, 0.49],
+          [0.0445, 0.485],
+          [0.041, 0.42],
+          [0.043, 0.33],
+          [0.032, 0.16],
+          [0.028, 0.1],
+          [0.0001, 0.065],
+        ],
+        24,
+      ),
+      at(s * 0.075, 0, 0),
+      alongAxis("y", [
+        [0.09, bone("Foot")],
+        [0.12, bone("LowerLeg")],
+        [0.4, bone("LowerLeg")],
+        [0.445, bone("UpperLeg")],
+      ]),
+    );
+    add(
+      "shoe",
+      new THREE.SphereGeometry(1, 20, 12).scale(0.043, 0.037, 0.078),
+      at(s * 0.075, 0.037, 0.028),
+      rigid(bone("Foot")),
+    );
+  }
+}
+
+function hair(parts: Map<BodyMaterial, MeshData>) {
+  const mesh = emptyMesh();
+  parts.set("hair", mesh);
+  // The cap leaves a window for the face and stops short of the neck.
+  appendGeometry(
+    mesh,
+    headGeometry(1.09, (p) => !(p.z > 0.12 && p.y < 0.42) && p.y > -0.72),
+    M,
+    rigid("head"),
+  );
+
+  const strand = (
+    pts: THREE.Vector3[],
+    widths: (k: number) => [number, number],
+    normalOf: (p: THREE.Vector3) => THREE.Vector3,
+  ) => {
+    const curve = new THREE.CatmullRomCurve3(pts);
+    const n = 16;
+    const out: StrandPoint[] = [];
+    for (let i = 0; i <= n; i++) {
+      const k = i / n;
+      const p = curve.getPoint(k);
+      const tangent = curve.getTangent(k);
+      const up = normalOf(p);
+      const side = new THREE.Vector3().crossVectors(up, tangent).normalize();
+      const [hw, ht] = widths(k);
+      out.push({
+        p,
+        side,
+        up: new THREE.Vector3().crossVectors(tangent, side).normalize(),
+        halfWidth: hw,
+        halfThickness: ht,
+      });
+    }
+    return strandGeometry(out);
+  };
+  const outward = (p: THREE.Vector3) => p.clone().sub(HEAD_CENTRE).normalize();
+
+  // Bangs: short in the middle, long side locks framing the cheeks.
+  const count = 11;
+  for (let i = 0; i < count; i++) {
+    const u = -1 + (2 * i) / (count - 1);
+    const rootX = u * 0.115;
+    const sideLock = Math.abs(u) > 0.85;
+    const tipY = sideLock ? -0.115 : 0.058 - 0.05 * Math.abs(u) ** 2 + (i % 2 ? 0.01 : 0);
+    const tipX = u * (sideLock ? 0.142 : 0.128);
+    const pts: THREE.Vector3[] = [];
+    for (let j = 0; j <= 4; j++) {
+      const k = j / 4;
+      const x =
+        THREE.MathUtils.lerp(rootX, tipX, k) + (sideLock ? 0 : Math.sin(k * Math.PI) * 0.006 * Math.sign(u));
+      const y = THREE.MathUtils.lerp(0.125, tipY, k);
+      const lift = 0.016 - 0.006 * k + (sideLock ? 0.008 : 0);
+      pts.push(facePoint(x, y, lift).p);
+    }
+    appendGeometry(
+      mesh,
+      strand(
+        pts,
+        (k) => [(sideLock ? 0.02 : 0.019) * (1 - k) ** 0.8 + 0.0015, 0.007 * (1 - k) + 0.002],
+        outward,
+      ),
+      M,
+      rigid("head"),
+    );
+  }
+
+  // Back hair: broad locks down to the shoulder blades.
+  for (let i = 0; i < 7; i++) {
+    const a = Math.PI * (0.5 + (i - 3) * 0.17);
+    const dir = new THREE.Vector3(Math.cos(a), 0, -Math.sin(a));
+    const root = HEAD_CENTRE.clone()
+      .addScaledVector(dir, 0.12)
+      .add(new THREE.Vector3(0, 0.04, 0));
+    const pts = [
+      root,
+      HEAD_CENTRE.clone()
+        .addScaledVector(dir, 0.165)
+        .add(new THREE.Vector3(0, -0.06, 0)),
+      HEAD_CENTRE.clone()
+        .addScaledVector(dir, 0.15)
+        .add(new THREE.Vector3(0, -0.17, -0.02)),
+      HEAD_CENTRE.clone()
+        .addScaledVector(dir, 0.14)
+        .add(new THREE.Vector3(0, -0.25 + Math.abs(i - 3) * 0.015, -0.03)),
+    ];
+    appendGeometry(
+      mesh,
+      strand(
+        pts,
+        (k) => [0.038 * (1 - k) ** 0.6 + 0.002, 0.012 * (1 - k) + 0.003],
+        (p) => {
+          const d = p.clone().sub(HEAD_CENTRE);
+          d.y = 0;
+          return d.normalize();
+        },
+      ),
+      M,
+      alongAxis("y", [
+        [1.1, "upperChest"],
+        [1.16, "head"],
+      ]),
+    );
+  }
+
+  // Spring-bone chains: the ahoge and two twin tails, skinned along their joints.
+  for (const chain of SPRING_CHAINS) {
+    const joints = chain.points.map((p, i) => ({
+      p: new THREE.Vector3(...p),
+      name: `hair_${chain.name}_${i}`,
+    }));
+    const skin: SkinFn = (p) => {
+      let best: Influence = [[joints[0]!.name, 1]];
+      let bestD = Number.POSITIVE_INFINITY;
+      for (let i = 0; i < joints.length - 1; i++) {
+        const a = joints[i]!;
+        const b = joints[i + 1]!;
+        const ab = b.p.clone().sub(a.p);
+        const t = THREE.MathUtils.clamp(p.clone().sub(a.p).dot(ab) / ab.lengthSq(), 0, 1);
+        const d = a.p.clone().addScaledVector(ab, t).distanceTo(p);
+        if (d < bestD) {
+          bestD = d;
+          best =
+            t < 0.5
+              ? [[a.name, 1]]
+              : [
+                  [a.name, 1.5 - t],
+                  [b.name, t - 0.5],
+                ];
+        }
+      }
+      return best;
+    };
+    const isTail = chain.name.startsWith("tail");
+    const pts = joints.map((j) => j.p);
+    const widths = (k: number): [number, number] =>
+      isTail
+        ? [(0.028 + 0.04 * Math.sin(Math.PI * Math.min(1, k * 1.25 + 0.1))) * (1 - k) ** 0.35 + 0.002, 0]
+        : [0.007 * (1 - k) + 0.0015, 0.004 * (1 - k) + 0.001];
+    const geometry = strand(
+      pts,
+      (k) => {
+        const [w, t] = widths(k);
+        return isTail ? [w * 1.1, w * 0.8] : [w, t];
+      },
+      (p) => (isTail ? new THREE.Vector3(p.x, 0, 0).normalize() : new THREE.Vector3(1, 0, 0)),
+    );
+    appendGeometry(mesh, geometry, M, skin);
+    if (isTail) {
+      const tie = new THREE.SphereGeometry(0.024, 14, 10).scale(1, 0.8, 1);
+      const [x, y, z] = chain.points[0]!;
+      const ribbons = parts.get("ribbon") ?? emptyMesh();
+      parts.set("ribbon", ribbons);
+      appendGeometry(ribbons, tie, at(x, y, z), rigid(`hair_${chain.name}_0`));
+    }
+  }
+}
+
+/** The generated character: skinned body primitives per material, and the morphing face. */
+export interface CharacterModel {
+  body: Array<{ material: BodyMaterial; mesh: MeshData }>;
+  face: FacePrimitive[];
+}
+
+/** Builds the whole character's geometry. */
+export function buildCharacter(): CharacterModel {
+  const parts = new Map<BodyMaterial, MeshData>();
+  body(parts);
+  hair(parts);
+  return { body: [...parts.entries()].map(([material, mesh]) => ({ material, mesh })), face: buildFace() };
+}
+
+/** Expression definitions: which face morphs each VRM expression drives, and its override rules. */
+export interface ExpressionDef {
+  morphs: Array<[(typeof FACE_MORPHS)[number], number]>;
+  overrideBlink?: "none" | "block" | "blend";
+  overrideMouth?: "none" | "block" | "blend";
+}
+
+/** VRM preset expressions of the default character (neutral has no binds: it is the rest face). */
+export const PRESET_EXPRESSIONS: Record<string, ExpressionDef> = {
+  neutral: { morphs: [] },
+  happy: { morphs: [["happy", 1]], overrideBlink: "block" },
+  angry: { morphs: [["angry", 1]], overrideBlink: "blend" },
+  sad: { morphs: [["sad", 1]], overrideBlink: "blend" },
+  relaxed: { morphs: [["relaxed", 1]], overrideBlink: "blend" },
+  surprised: { morphs: [["surprised", 1]] },
+  aa: { morphs: [["aa", 1]] },
+  ih: { morphs: [["ih", 1]] },
+  ou: { morphs: [["ou", 1]] },
+  ee: { morphs: [["ee", 1]] },
+  oh: { morphs: [["oh", 1]] },
+  blink: { morphs: [["blink", 1]] },
+  blinkLeft: { morphs: [["blinkLeft", 1]] },
+  blinkRight: { morphs: [["blinkRight", 1]] },
+};
+
+/** Custom expressions: one for each vocabulary emotion without a VRM preset, plus blush. */
+export const CUSTOM_EXPRESSIONS: Record<string, ExpressionDef> = {
+  shy: { morphs: [["shy", 1]], overrideBlink: "blend" },
+  thinking: { morphs: [["thinking", 1]] },
+  blush: { morphs: [["blush", 1]] },
+};
