@@ -3,8 +3,10 @@
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { GUARD_REFUSALS } from "@yui/mod-kit";
 import { startRouter } from "@yui/router/src/router.ts";
 import { UPSTREAMS } from "@yui/router/src/upstreams.ts";
 import sharp from "sharp";
@@ -18,7 +20,7 @@ import { MONITORS, startXSession, waitFor, type XSession } from "./testing/x-ses
 import { dayFile } from "./witness-log.ts";
 
 const UNTITLED = path.resolve(import.meta.dirname, "testing", "untitled-window.ts");
-const ALLOWED = "xeyes, Hello Eyes, Untitled, no-such-app";
+const ALLOWED = "xeyes, Hello Eyes, Untitled, no-such-app, ../../usr/bin/xeyes";
 
 let xs: XSession;
 let tmp: string;
@@ -75,9 +77,7 @@ afterAll(async () => {
 describe("desktop-control on X11", () => {
   it("logs the preflight and the allowlist at startup", () => {
     expect(mod.stderr()).toContain(`[setup] X display ${xs.display}: ok`);
-    expect(mod.stderr()).toContain(
-      `[setup] DESKTOP_CONTROL_ALLOWED_APPS: xeyes, Hello Eyes, Untitled, no-such-app`,
-    );
+    expect(mod.stderr()).toContain(`[setup] DESKTOP_CONTROL_ALLOWED_APPS: ${ALLOWED}`);
     expect(mod.stderr()).not.toContain("NOT");
   });
 
@@ -194,6 +194,32 @@ describe("desktop-control on X11", () => {
     const r = await client.call("open_app", { name: "no-such-app" });
     expect(r.isError).toBe(true);
     expect(textOf(r)).toBe(msg.notInstalled("no-such-app"));
+  });
+
+  it("never runs a path, even an allowlisted one", async () => {
+    const r = await client.call("open_app", { name: "../../usr/bin/xeyes" });
+    expect(r.isError).toBe(true);
+    expect(textOf(r)).toBe(msg.notInstalled("../../usr/bin/xeyes"));
+    expect(await platform.runningApps()).not.toContain("XEyes");
+  });
+
+  it("refuses a non-loopback Host (421) and Origin (403) before any tool runs", async () => {
+    const status = (headers: Record<string, string>) =>
+      new Promise<number>((resolve, reject) => {
+        const req = request(
+          mod.url,
+          { method: "POST", headers: { "content-type": "application/json", ...headers } },
+          (res) => {
+            res.resume();
+            resolve(res.statusCode ?? 0);
+          },
+        );
+        req.on("error", reject);
+        req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
+      });
+    expect(await status({ host: "evil.example:9000" })).toBe(GUARD_REFUSALS.host.status);
+    expect(await status({ origin: "http://evil.example" })).toBe(GUARD_REFUSALS.origin.status);
+    expect([GUARD_REFUSALS.host.status, GUARD_REFUSALS.origin.status]).toEqual([421, 403]);
   });
 
   it("get_activity_timeline merges the day file, and a missing day or bad date is answered plainly", async () => {

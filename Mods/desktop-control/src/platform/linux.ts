@@ -165,6 +165,9 @@ export class LinuxPlatform implements Platform {
       await this.x("wmctrl", ["-i", "-a", running[0]!.id]);
       return msg.opened(name);
     }
+    // Without an entry the name is a command looked up on PATH, never a path: "../x" or "/tmp/x"
+    // would run whatever sits there.
+    if (!entry && name.includes("/")) throw new ToolError(msg.notInstalled(name));
     const argv = entry?.argv ?? [name];
     const pid = await this.launch(argv, name);
     const deadline = Date.now() + this.openWaitMs;
