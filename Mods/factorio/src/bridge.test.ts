@@ -229,6 +229,17 @@ describe("writes", () => {
     expect(bridge.mapId).toBe(game.mapId);
   });
 
+  it("says the write may have run when the game stops answering after a lost reply", async () => {
+    const { game, bridge } = await setup();
+    await bridge.pollOnce();
+    game.loseNextReply("say", () => void game.close());
+    const err = await failure(bridge.call("say", { text: "anyone?" }));
+    expect(err?.message.startsWith(TOOL_MESSAGES.lostUnconfirmed("").split("(")[0]!)).toBe(true);
+    expect(err?.message).toMatch(
+      /RCON only listens while the game is hosted\); the write may or may not have run$/,
+    );
+  });
+
   it("gives up after a second lost reply", async () => {
     const { game, bridge } = await setup();
     await bridge.pollOnce();

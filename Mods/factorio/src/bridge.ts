@@ -237,7 +237,7 @@ export class Bridge implements WakeSource {
     try {
       status = await this.fetchStatus();
     } catch (err) {
-      throw asToolFailure(err);
+      throw new ToolFailure(TOOL_MESSAGES.lostUnconfirmed((err as Error).message));
     }
     if (status.map_id !== session) {
       await this.recover("map_change");

@@ -18,6 +18,8 @@ export const TOOL_MESSAGES = {
   idConflict: (id: string) =>
     `id_conflict: write ${id} already ran with different arguments in the game; it was not run again and will not be re-sent under a new id`,
   lostAndMapChanged: "the reply was lost and the map changed since; the write was not re-sent",
+  lostUnconfirmed: (reason: string) =>
+    `the reply was lost and the game is not answering (${reason}); the write may or may not have run`,
   lostTwice: "the reply was lost twice; the write may or may not have run (factorio_jobs shows the queue)",
   mapChanged: "the game changed map while the call ran; the Mod adopted the new map, call again",
   gameError: (code: string, message: string, field?: string) =>
