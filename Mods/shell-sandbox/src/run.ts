@@ -70,6 +70,8 @@ export function runCommand(runner: Runner, command: string, timeoutMs: number): 
     let grace: NodeJS.Timeout | undefined;
 
     const timer = setTimeout(() => {
+      // The shell already exited and only a background job's pipes are awaited: not a timeout.
+      if (exit !== undefined) return;
       timedOut = true;
       if (child.pid !== undefined) killGroup(child.pid);
     }, timeoutMs);
