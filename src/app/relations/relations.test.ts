@@ -130,6 +130,7 @@ describe("relations", () => {
     expect(localDay(t, "UTC")).toBe("2026-03-01");
     expect(localDay(t, "America/Los_Angeles")).toBe("2026-02-28");
     expect(localDay(t, "Asia/Tokyo")).toBe("2026-03-01");
+    expect(localDay(t, "Not/A_Zone")).toBe(localDay(t, Intl.DateTimeFormat().resolvedOptions().timeZone));
   });
 
   it("holds the value inside -20..20 and answers clamped", () => {

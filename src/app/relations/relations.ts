@@ -70,14 +70,17 @@ export function relationsKey(presetId: string): string {
   return `yui.${presetId}.relations`;
 }
 
-/** The local calendar day (YYYY-MM-DD) of `now` in `timeZone` (an IANA name). */
+/** The local calendar day (YYYY-MM-DD) of `now` in `timeZone` (an IANA name; an unknown one means the system's). */
 export function localDay(now: number, timeZone: string): string {
-  const parts = new Intl.DateTimeFormat("en-US", {
-    timeZone,
-    year: "numeric",
-    month: "2-digit",
-    day: "2-digit",
-  }).formatToParts(new Date(now));
+  const options: Intl.DateTimeFormatOptions = { year: "numeric", month: "2-digit", day: "2-digit" };
+  let format: Intl.DateTimeFormat;
+  try {
+    format = new Intl.DateTimeFormat("en-US", { ...options, timeZone });
+  } catch {
+    // An unknown zone name (a bad setting) must not break the tool: the system's zone is the best guess.
+    format = new Intl.DateTimeFormat("en-US", options);
+  }
+  const parts = format.formatToParts(new Date(now));
   const get = (t: string) => parts.find((p) => p.type === t)?.value ?? "";
   return `${get("year")}-${get("month")}-${get("day")}`;
 }

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -244,6 +245,20 @@ describe("rate_relation", () => {
     // The switch is read at call time: turning it back on lets the same tool run.
     store.set("yui.relations", { enabled: true }, "user");
     expect(await call(t, { toward: "user", delta: 1, why: "x" })).toBe("warm");
+  });
+
+  it("reads the switch at call time, even when another process (yui store set) turned it off", async () => {
+    const t = tool();
+    expect(await call(t, { toward: "user", delta: 1, why: "a" }, "t1")).toBe("neutral");
+    const yui = new URL("../../../../host/bin/yui.ts", import.meta.url).pathname;
+    const off = spawnSync(
+      process.execPath,
+      ["--import", "tsx", yui, "store", "set", "yui.relations", '{"enabled":false}'],
+      { env: { ...process.env, YUI_DATA_DIR: dir }, encoding: "utf8" },
+    );
+    expect(off.status, off.stderr).toBe(0);
+    expect(await call(t, { toward: "user", delta: 1, why: "b" }, "t2")).toBe(SPEC.relationsOff);
+    expect(relations().values).toEqual({ user: 1 });
   });
 
   it("lets the user's slider move a value without spending the day's cap", async () => {
