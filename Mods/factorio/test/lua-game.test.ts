@@ -111,6 +111,28 @@ describe("against the real game mod", () => {
     expect((await bridge.status()).map_id).toBe(bridge.mapId);
   });
 
+  it("follows its rollback: an older save of the same map rewinds the cursors", async () => {
+    const { lua, bridge, lines } = await bridgeOnLua();
+    await bridge.pollOnce();
+    await lua.drive({ cmd: "chat", player: "alice", text: "one" });
+    await lua.drive({ cmd: "save" });
+    await lua.drive({ cmd: "chat", player: "alice", text: "two" });
+    await lua.drive({ cmd: "chat", player: "alice", text: "three" });
+    await bridge.pollOnce();
+    const head = bridge.pollSeq;
+    const map = bridge.mapId;
+    expect(bridge.cache.after(0).map((e) => e.text)).toEqual(["one", "two", "three"]);
+    await lua.drive({ cmd: "load" });
+    await bridge.pollOnce();
+    expect(bridge.mapId).toBe(map);
+    expect(bridge.pollSeq).toBe(head - 2);
+    expect(bridge.cache.after(0).map((e) => e.text)).toEqual(["one"]);
+    expect(lines.find((l) => l.type === "session_reset")).toMatchObject({
+      reason: "rollback",
+      seq: head - 2,
+    });
+  });
+
   it("answers every tool through the SDK client", async () => {
     const lua = await LuaGame.start();
     const dir = mkdtempSync(path.join(os.tmpdir(), "factorio-lua-"));

@@ -43,12 +43,16 @@ export class LuaGame {
     return game;
   }
 
-  /** Sends one command to the Lua side (serialised) and resolves with its JSON answer. */
-  drive(msg: Record<string, unknown>): Promise<{ printed?: string[]; error?: string }> {
+  /** Sends one command to the Lua side (serialised); resolves with its answer, rejects on a Lua-side error. */
+  drive(msg: Record<string, unknown>): Promise<{ printed?: string[] }> {
     const run = this.queue.then(
       () =>
-        new Promise<{ printed?: string[]; error?: string }>((resolve) => {
-          this.waiting.push((line) => resolve(JSON.parse(line)));
+        new Promise<{ printed?: string[] }>((resolve, reject) => {
+          this.waiting.push((line) => {
+            const answer = JSON.parse(line) as { printed?: string[]; error?: string };
+            if (answer.error) reject(new Error(`lua: ${answer.error}`));
+            else resolve(answer);
+          });
           this.lua.stdin.write(`${JSON.stringify(msg)}\n`);
         }),
     );
@@ -82,7 +86,11 @@ export class LuaGame {
           continue;
         }
         const text = p.body.slice(prefix.length);
-        const answer = await this.drive({ cmd: "rpc", text });
+        const answer = await this.drive({ cmd: "rpc", text }).catch(() => undefined);
+        if (!answer) {
+          socket.destroy();
+          return;
+        }
         const op = (JSON.parse(text) as { op?: string }).op ?? "";
         const lose = this.loseNext.indexOf(op);
         if (lose >= 0) {

@@ -5,6 +5,7 @@
 --   {"cmd":"rpc","text":"<json>"}        -> {"printed":["<reply>", ...]}  (what rcon.print wrote)
 --   {"cmd":"chat","player":"alice","text":"hi"}, {"cmd":"tick","n":60}, {"cmd":"save_and_load"},
 --   {"cmd":"new_map","seed":7}           -> {}
+--   {"cmd":"save"} keeps a copy of storage; {"cmd":"load"} loads that older save (a rollback)
 local here = arg[0]:match("^(.*)/test/lua%-game/serve%.lua$") or "."
 local mod = here .. "/game-mod"
 package.path = mod .. "/?.lua;" .. mod .. "/tests/?.lua;" .. mod .. "/tests/fake/?.lua;" .. package.path
@@ -23,6 +24,7 @@ local function new_world(seed)
 end
 
 local w = new_world(1)
+local saved -- an older save of the current map, for rollbacks
 stdout:write(json.encode({ ready = true }), "\n")
 stdout:flush()
 
@@ -42,6 +44,13 @@ for line in stdin:lines() do
       w:tick(msg.n or 1)
     elseif msg.cmd == "save_and_load" then
       w:save_and_load()
+    elseif msg.cmd == "save" then
+      saved = fake.save_copy(_G.storage, "", {})
+    elseif msg.cmd == "load" then
+      -- Like save_and_load, but with the older copy: control.lua afresh, the old storage, on_load.
+      w:run_control()
+      _G.storage = fake.save_copy(saved, "", {})
+      if w.load_handler then w.load_handler() end
     elseif msg.cmd == "new_map" then
       w = new_world(msg.seed)
     else
