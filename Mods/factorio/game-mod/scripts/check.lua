@@ -74,15 +74,23 @@ function check.enum(v, field, words, default)
   check.bad(field, "must be one of " .. table.concat(words, ", "))
 end
 
---- A position {x, y} of finite numbers, returned as a fresh table.
+-- The game's maps end a million tiles from the centre.
+check.MAP_LIMIT = 1000000
+
+--- A position {x, y} of numbers on the map, returned as a fresh table.
 function check.pos(v, field, optional)
   if v == nil then
     if optional then return nil end
     check.bad(field, "is required")
   end
   if not util.is_object(v) then check.bad(field, "must be an object {x, y}") end
-  if not util.is_num(v.x) then check.bad(field .. ".x", "must be a number") end
-  if not util.is_num(v.y) then check.bad(field .. ".y", "must be a number") end
+  for _, axis in ipairs({ "x", "y" }) do
+    local n = v[axis]
+    if not util.is_num(n) then check.bad(field .. "." .. axis, "must be a number") end
+    if n < -check.MAP_LIMIT or n > check.MAP_LIMIT then
+      check.bad(field .. "." .. axis, "must be on the map (-" .. check.MAP_LIMIT .. " to " .. check.MAP_LIMIT .. ")")
+    end
+  end
   return { x = v.x, y = v.y }
 end
 

@@ -13,6 +13,7 @@ reads.SECTIONS = { "body", "host", "players", "jobs", "research", "production", 
 reads.FIND_RADIUS = 256
 reads.ENEMY_RADIUS = 128
 reads.POWER_RADIUS = 64
+reads.AREA_MAX = 1024
 local ENEMY_TYPES = { "unit-spawner", "unit", "turret" }
 
 local function reverse(t)
@@ -241,6 +242,10 @@ local function area_arg(v)
   if not util.is_object(v) then check.bad("args.area", "must be an object {left_top, right_bottom}") end
   local lt = check.pos(v.left_top, "args.area.left_top")
   local rb = check.pos(v.right_bottom, "args.area.right_bottom")
+  -- A bounded scan: one request must not make the game walk a whole map's worth of chunks.
+  if math.abs(rb.x - lt.x) > reads.AREA_MAX or math.abs(rb.y - lt.y) > reads.AREA_MAX then
+    check.bad("args.area", "must be at most " .. reads.AREA_MAX .. " tiles across")
+  end
   -- Either corner order is accepted; the game wants left_top to be the smaller one.
   return {
     left_top = { x = math.min(lt.x, rb.x), y = math.min(lt.y, rb.y) },

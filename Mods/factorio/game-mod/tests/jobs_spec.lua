@@ -70,6 +70,8 @@ test("one bad job rejects the whole batch, naming its field with a 0-based index
     { { kind = "walk_to", args = {} }, "args.jobs[0].args.pos" },
     { { kind = "walk_to", args = { pos = { x = "1", y = 2 } } }, "args.jobs[0].args.pos.x" },
     { { kind = "walk_to", args = { pos = { x = 1 } } }, "args.jobs[0].args.pos.y" },
+    { { kind = "walk_to", args = { pos = { x = 1e300, y = 0 } } }, "args.jobs[0].args.pos.x" },
+    { { kind = "walk_to", args = { pos = { x = 0, y = -1000001 } } }, "args.jobs[0].args.pos.y" },
     { { kind = "walk_to", args = { pos = { x = 1, y = 1 }, radius = 0.1 } }, "args.jobs[0].args.radius" },
     { { kind = "walk_to", args = { pos = { x = 1, y = 1 }, radius = 33 } }, "args.jobs[0].args.radius" },
     { { kind = "walk_to", args = { pos = { x = 1, y = 1 } }, timeout_ticks = 59 }, "args.jobs[0].timeout_ticks" },

@@ -196,6 +196,9 @@ test("find validates its args", function()
     { field = "args.area.right_bottom" })
   E.err(w:rpc({ op = "find", args = { area = { left_top = { x = 0 }, right_bottom = { x = 1, y = 1 } } } }),
     P.code.bad_request, { field = "args.area.left_top.y" })
+  E.err(w:rpc({ op = "find", args = { area = { left_top = { x = 0, y = 0 }, right_bottom = { x = 1025, y = 1 } } } }),
+    P.code.bad_request, { field = "args.area" })
+  E.ok(w:rpc({ op = "find", args = { area = { left_top = { x = 0, y = 0 }, right_bottom = { x = 1024, y = 1024 } } } }))
 end)
 
 test("find around without an online host answers unavailable host", function()
