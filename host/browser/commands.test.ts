@@ -140,7 +140,8 @@ describe("browser_run: screenshots through the stand-in", () => {
   });
 
   it("collects screenshots after a failure and after the deadline too", async () => {
-    const h = await harness({ config: { deadlineMs: 1_500 } });
+    // Room for the screenshot before the deadline even on a loaded machine (sharp loads in the script).
+    const h = await harness({ config: { deadlineMs: 4_000 } });
     const failed = (await run(
       h,
       "alice",
@@ -192,11 +193,11 @@ describe("browser_run: the 64 KiB cap through the stand-in", () => {
 
 describe("browser_run: the backstop", () => {
   it("kills the CLI, answers unknown, and the script runs on; the next host start deletes the folder it recreates", async () => {
-    const h = await harness({ config: { deadlineMs: 20_000, backstopMs: 2_500 } });
+    const h = await harness({ config: { deadlineMs: 20_000, backstopMs: 3_500 } });
     const code = [
       "const page = await task.newPage();",
       'console.log("blocking");',
-      "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 4_500);",
+      "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5_000);",
       "await screenshot(page);",
     ].join("\n");
     const text = textOf(await run(h, "alice", code));

@@ -1,5 +1,5 @@
 import { mkdir, readdir, rm } from "node:fs/promises";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import sharp from "sharp";
 import {
   droppedShotsNote,
@@ -18,7 +18,8 @@ export async function createShotFolder(tmpDir: string): Promise<string> {
   // Wall-clock nanoseconds: milliseconds since the epoch refined by the monotonic clock's sub-millisecond part.
   const nanos = BigInt(Date.now()) * 1_000_000n + (process.hrtime.bigint() % 1_000_000n);
   folderCounter += 1;
-  const folder = join(tmpDir, `${SHOT_FOLDER_PREFIX}${process.pid}-${nanos}-${folderCounter}`);
+  // The prelude needs an absolute path: the script runs in ego lite, not in our working directory.
+  const folder = join(resolve(tmpDir), `${SHOT_FOLDER_PREFIX}${process.pid}-${nanos}-${folderCounter}`);
   await mkdir(folder, { mode: 0o700 });
   return folder;
 }

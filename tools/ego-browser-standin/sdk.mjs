@@ -7,6 +7,9 @@ import { appendFileSync } from "node:fs";
 import { mkdir, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
 
+// ego lite hands back everything a script logged, even when it exits right after: make the pipes blocking, so
+// process.exit() cannot drop what is still queued (Node writes to a full pipe asynchronously otherwise).
+for (const stream of [process.stdout, process.stderr]) stream._handle?.setBlocking?.(true);
 // The CLI may be killed while the script runs on (as in ego lite): writing to its pipes must not end the script.
 process.stdout.on("error", () => undefined);
 process.stderr.on("error", () => undefined);

@@ -32,20 +32,27 @@ describe("browser relay over the host's commands", () => {
     const never = new AbortController().signal;
     expect(await relay.run("alice", 'console.log("hi")', never)).toBe(`${UNTRUSTED_LINE}\nhi`);
     const shot = await relay.run("alice", "await screenshot(await task.newPage());", never);
-    expect(shot).toMatchObject({ text: UNTRUSTED_LINE, images: [expect.stringMatching(/^data:image\/jpeg/)] });
+    expect(shot).toMatchObject({
+      text: UNTRUSTED_LINE,
+      images: [expect.stringMatching(/^data:image\/jpeg/)],
+    });
   });
 
-  it("answers turn stopped at once, lets the CLI run on, and holds the space until it exits", async () => {
+  it("answers turn stopped at once, lets the CLI run on, and holds the space until it exits, across a reload", async () => {
     const h = await harness();
     const relay = createBrowserRelay(h.invoke);
     const ac = new AbortController();
     const first = relay.run("alice", sleepCode(1_500), ac.signal);
-    await waitFor(async () => ((await h.standin.events()).some((e) => e.event === "taskSpace") ? true : undefined));
+    await waitFor(async () =>
+      (await h.standin.events()).some((e) => e.event === "taskSpace") ? true : undefined,
+    );
     ac.abort();
     expect(await first).toBe(BROWSER_RESULT.turnStopped);
 
-    // The next call in the same space waits for the stopped run's CLI to exit before its script starts.
-    const second = await relay.run("alice", 'console.log("second")', new AbortController().signal);
+    // A reloaded window brings a new relay; the lock is the host's, so the next call in the same space still
+    // waits for the stopped run's CLI to exit before its script starts.
+    const reloaded = createBrowserRelay(h.invoke);
+    const second = await reloaded.run("alice", 'console.log("second")', new AbortController().signal);
     expect(second).toBe(`${UNTRUSTED_LINE}\nsecond`);
     const events = await h.standin.events();
     const exits = events.filter((e) => e.event === "exit");
@@ -59,7 +66,9 @@ describe("browser relay over the host's commands", () => {
     const patient = createBrowserRelay(h.invoke);
     const hasty = createBrowserRelay(h.invoke, { waitMs: 1_000 });
     const first = patient.run("alice", sleepCode(3_000, "first"), new AbortController().signal);
-    await waitFor(async () => ((await h.standin.events()).some((e) => e.event === "taskSpace") ? true : undefined));
+    await waitFor(async () =>
+      (await h.standin.events()).some((e) => e.event === "taskSpace") ? true : undefined,
+    );
     expect(await hasty.run("alice", 'console.log("second")', new AbortController().signal)).toBe(
       BROWSER_RESULT.unknown,
     );

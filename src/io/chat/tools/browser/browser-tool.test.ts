@@ -152,7 +152,7 @@ describe("browser tool: results through the host and the stand-in ego-browser", 
   });
 
   it("answers unknown when the host killed the CLI at its backstop", async () => {
-    const h = await harness({ config: { deadlineMs: 20_000, backstopMs: 2_500 } });
+    const h = await harness({ config: { deadlineMs: 20_000, backstopMs: 3_500 } });
     // Blocking the event loop keeps the script's own deadline from firing: only the backstop ends the call.
     const code =
       'console.log("blocking");\nAtomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5_000);';
@@ -168,7 +168,7 @@ describe("browser tool: results through the host and the stand-in ego-browser", 
 
   it("answers unknown when the client's wait passes first", async () => {
     const h = await harness({ waitMs: 1_500 });
-    const code = "await new Promise((r) => setTimeout(r, 4_000));";
+    const code = "await new Promise((r) => setTimeout(r, 2_500));";
     expect(await h.call({ code })).toBe(BROWSER_RESULT.unknown);
     await waitFor(async () =>
       (await h.standin.events()).some((e) => e.event === "exit") ? true : undefined,
