@@ -62,6 +62,19 @@ end
 
 local function field(name) return function(d) return d[name] end end
 
+-- Factorio 2.0's print(message, print_settings): the second argument is PrintSettings, no longer
+-- a bare colour as in 1.1; refuse anything else so a 1.1-style call fails here.
+local PRINT_SETTINGS = { color = true, sound = true, sound_path = true, volume_modifier = true, game_state = true,
+  skip = true }
+local function check_print(message, settings)
+  assert(type(message) == "string" or type(message) == "table", "fake: print needs a LocalisedString")
+  if settings == nil then return end
+  assert(type(settings) == "table", "fake: print_settings must be a table")
+  for k in pairs(settings) do
+    assert(PRINT_SETTINGS[k], "fake: print_settings has no key " .. tostring(k) .. " (a 1.1-style colour?)")
+  end
+end
+
 local function xy(p)
   if p == nil then return nil end
   return { x = p.x or p[1], y = p.y or p[2] }
@@ -535,7 +548,8 @@ local function new_surface(world, name, index, seed)
     end
     return false
   end
-  function m.find_non_colliding_position(_, pos, radius)
+  function m.find_non_colliding_position(name, pos, radius)
+    assert(data.entities[name], "fake: unknown entity " .. tostring(name))
     pos = xy(pos)
     for r = 0, radius do
       for dx = -r, r do
@@ -627,6 +641,7 @@ local function new_force(world, name, spec)
     return false
   end
   function m.print(message, settings)
+    check_print(message, settings)
     world.force_prints[#world.force_prints + 1] = { force = name, message = message, settings = settings }
   end
   function m.get_spawn_position() return { x = 0, y = 0 } end
@@ -669,6 +684,7 @@ local function new_player(world, index, spec)
   end
   local m = {}
   function m.print(message, settings)
+    check_print(message, settings)
     world.player_prints[#world.player_prints + 1] = { player = d.name, message = message, settings = settings }
   end
   function m.get_main_inventory()
@@ -1113,6 +1129,7 @@ function fake.world(scenario)
     end,
     get_surface = function(k) return world.surfaces[k] end,
     print = function(message, print_settings)
+      check_print(message, print_settings)
       world.printed[#world.printed + 1] = { message = message, settings = print_settings }
     end,
     get_entity_by_unit_number = function(n)
