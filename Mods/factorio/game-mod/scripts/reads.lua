@@ -271,6 +271,11 @@ function reads.find(args)
     pos, surface = state.host_place(host)
   else
     surface, pos = centre()
+    if surface == nil and area then
+      -- Nobody to measure from: an area still names where to look, on the main surface.
+      surface = game.surfaces["nauvis"] or game.surfaces[1]
+      pos = { x = (area.left_top.x + area.right_bottom.x) / 2, y = (area.left_top.y + area.right_bottom.y) / 2 }
+    end
     if surface == nil then check.fail("unavailable", "neither host nor body is in the game", { what = "host" }) end
   end
   local filter = { name = name, type = typ }

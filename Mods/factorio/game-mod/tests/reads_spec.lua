@@ -248,6 +248,9 @@ test("every read answers on a map where nobody and no body is present", function
   E.ok(w:rpc({ op = "events_since", args = { seq = 0 } }))
   E.ok(w:rpc({ op = "recipe", args = { name = "iron-gear-wheel" } }))
   E.err(w:rpc({ op = "find", args = { name = "iron-ore" } }), P.code.unavailable, { what = P.what.host })
+  local r = E.ok(w:rpc({ op = "find", args = { area = { left_top = { x = 0, y = -5 }, right_bottom = { x = 20, y = 5 } } } }))
+  E.eq(#r.entities, 2, "an area still searches, nearest to its centre first")
+  E.eq(r.entities[1].position, { x = 12.5, y = 0.5 }, "nearer the centre (10, 0)")
 end)
 
 test("find in a dense field returns the nearest without reading the whole radius", function()
