@@ -2,7 +2,7 @@
 // desktop-control process, and the real MCP SDK client.
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -174,6 +174,26 @@ describe("desktop-control on X11", () => {
     expect(await platform.runningApps()).not.toContain("XEyes");
     // The unlisted clock was left alone.
     expect(clock.exitCode).toBeNull();
+  });
+
+  it("launches an app with the user's own locale, not the helpers' C.UTF-8", async () => {
+    const out = path.join(tmp, "env.txt");
+    await writeFile(
+      path.join(tmp, "data", "applications", "env-probe.desktop"),
+      `[Desktop Entry]\nType=Application\nName=Env Probe\nExec=sh -c "env > ${out}"\n`,
+    );
+    const { LC_ALL: _helpersLocale, ...userEnv } = xs.env;
+    const p = new LinuxPlatform({
+      env: { ...userEnv, LANG: "de_DE.UTF-8", XDG_DATA_HOME: path.join(tmp, "data") },
+      openWaitMs: 500,
+    });
+    expect(await p.openApp("Env Probe")).toBe(msg.openedNoWindow("Env Probe"));
+    const env = await waitFor(
+      "the probe's output",
+      async () => (await readFile(out, "utf8").catch(() => "")) || false,
+    );
+    expect(env).toContain("LANG=de_DE.UTF-8\n");
+    expect(env).not.toContain("LC_ALL=");
   });
 
   it("refuses an app that is not allowlisted, and touches nothing", async () => {

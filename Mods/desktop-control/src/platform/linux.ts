@@ -58,13 +58,17 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export class LinuxPlatform implements Platform {
   private readonly run: Runner;
   private readonly env: NodeJS.ProcessEnv;
+  /** The environment launched apps get: the user's own, locale included. */
+  private readonly appEnv: NodeJS.ProcessEnv;
   private readonly openWaitMs: number;
   private readonly closeWaitMs: number;
 
   constructor(opts: LinuxOptions = {}) {
     this.run = opts.run ?? runProgram;
-    // xprop prints UTF-8 titles raw only in a UTF-8 locale (else as octal escapes it would be lossy to undo).
-    this.env = { ...(opts.env ?? process.env), LC_ALL: "C.UTF-8" };
+    this.appEnv = opts.env ?? process.env;
+    // xprop prints UTF-8 titles raw only in a UTF-8 locale (else as octal escapes it would be lossy to
+    // undo); only the helpers get this locale, never a launched app.
+    this.env = { ...this.appEnv, LC_ALL: "C.UTF-8" };
     this.openWaitMs = opts.openWaitMs ?? 10_000;
     this.closeWaitMs = opts.closeWaitMs ?? 5_000;
   }
@@ -159,7 +163,7 @@ export class LinuxPlatform implements Platform {
   }
 
   async openApp(name: string): Promise<string> {
-    const entry = await findDesktopEntry(name, applicationDirs(this.env));
+    const entry = await findDesktopEntry(name, applicationDirs(this.appEnv));
     const running = await this.windowsOf(name, entry);
     if (running.length > 0) {
       await this.x("wmctrl", ["-i", "-a", running[0]!.id]);
@@ -185,7 +189,7 @@ export class LinuxPlatform implements Platform {
   /** Starts argv detached (its own session, no stdio), so it outlives this server; resolves with its pid. */
   private launch(argv: string[], name: string): Promise<number> {
     return new Promise((resolve, reject) => {
-      const child = spawn(argv[0]!, argv.slice(1), { env: this.env, detached: true, stdio: "ignore" });
+      const child = spawn(argv[0]!, argv.slice(1), { env: this.appEnv, detached: true, stdio: "ignore" });
       child.once("error", (err: NodeJS.ErrnoException) =>
         reject(
           new ToolError(err.code === "ENOENT" ? msg.notInstalled(name) : msg.failed("open_app", err.message)),
@@ -199,7 +203,7 @@ export class LinuxPlatform implements Platform {
   }
 
   async closeApp(name: string): Promise<string> {
-    const entry = await findDesktopEntry(name, applicationDirs(this.env));
+    const entry = await findDesktopEntry(name, applicationDirs(this.appEnv));
     const windows = await this.windowsOf(name, entry);
     if (windows.length === 0) return msg.notRunning(name);
     // _NET_CLOSE_WINDOW asks the window manager to close each window as its close button would:
