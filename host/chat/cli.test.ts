@@ -3,6 +3,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { DEFAULT_PRESET } from "../../src/app/presets/preset.ts";
+import { savePreset, setActivePreset } from "../../src/app/presets/presets.ts";
 import { startPushBackend } from "../../tools/push-backend/server.ts";
 import {
   chatStream,
@@ -11,6 +13,7 @@ import {
   type ScriptedResponse,
   startScriptedBackend,
 } from "../../tools/scripted-backend/server.ts";
+import { openStore } from "../store/store.ts";
 
 const YUI = join(import.meta.dirname, "..", "bin", "yui.ts");
 let dataDir: string;
@@ -61,6 +64,75 @@ async function withBackend<T>(
     await b.close();
   }
 }
+
+describe("yui chat with two characters", () => {
+  it("characters address each other until the chain cap, and a [SILENT] reply ends the exchange", async () => {
+    const store = openStore(dataDir);
+    savePreset(store, { ...DEFAULT_PRESET, id: "yui", name: "YUI" });
+    savePreset(store, { ...DEFAULT_PRESET, id: "aoi", name: "Aoi" });
+    setActivePreset(store, "yui");
+    store.set("yui.rate_limit.addressed_chain_max", 2);
+    store.close();
+    const address = (id: string, to: string, text: string): ScriptedResponse[] => [
+      {
+        body: chatStream({
+          text: [text],
+          calls: [{ id, name: "address_character", arguments: JSON.stringify({ to }) }],
+        }),
+      },
+      { body: chatStream({ text: [] }) },
+    ];
+    await withBackend(
+      [
+        ...address("a1", "Aoi", "Aoi, what do you think?"),
+        ...address("a2", "YUI", "I like it, YUI."),
+        ...address("a3", "Aoi", "Great, Aoi!"),
+        ...address("a4", "Aoi", "Aoi, again?"),
+        { body: chatStream({ text: ["[SILENT]"] }) },
+      ],
+      async (url, requests) => {
+        const r = await yui([
+          "chat",
+          "--base-url",
+          url,
+          "--transport",
+          "chat",
+          "--with",
+          "aoi",
+          "--message",
+          "hi",
+          "--message",
+          "again",
+        ]);
+        expect(r.stderr).toBe("");
+        expect(r.code).toBe(0);
+        const ends = r.lines.filter((l) => l.type === "turn_end").map((l) => `${l.preset}: ${l.text}`);
+        expect(ends).toEqual([
+          "yui: Aoi, what do you think?",
+          "aoi: I like it, YUI.",
+          "yui: Great, Aoi!",
+          "yui: Aoi, again?",
+          "aoi: [SILENT]",
+        ]);
+        const addressed = r.lines.filter((l) => l.type === "character_addressed");
+        expect(
+          addressed.map((l) => [l.chain, (l.from as { id: string }).id, (l.to as { id: string }).id]),
+        ).toEqual([
+          [1, "yui", "aoi"],
+          [2, "aoi", "yui"],
+          [1, "yui", "aoi"],
+        ]);
+        // The addressed turn carries the addressed-turn context and the speaker's words as its message.
+        const aoiFirst = requests[2]!.body as { messages: { role: string; content: string }[] };
+        expect(aoiFirst.messages.at(-1)).toEqual({ role: "user", content: "YUI: Aoi, what do you think?" });
+        expect(aoiFirst.messages.at(-2)!.content).toContain(
+          "addressed by: YUI (turn 1 of at most 2 in this exchange)",
+        );
+        expect(requests).toHaveLength(9);
+      },
+    );
+  });
+});
 
 describe("yui chat", () => {
   it("runs a scripted multi-turn push conversation with cues and tool calls", async () => {

@@ -3,16 +3,26 @@
  * of the given window, one turn per --message, and prints one JSON object per line as things happen.
  */
 import { parseArgs } from "node:util";
-import { activePresetId, getPreset } from "../../src/app/presets/presets.ts";
-import { Addressing } from "../../src/app/turn/addressing.ts";
+import { PRESET_KEYS } from "../../src/app/presets/preset.ts";
+import { activePresetId, getPreset, type KeyValue, openPet } from "../../src/app/presets/presets.ts";
+import {
+  Addressing,
+  type CharacterAddressed,
+  DEFAULT_ADDRESSED_CHAIN_MAX,
+} from "../../src/app/turn/addressing.ts";
+import { createCharacterTurns } from "../../src/app/turn/character-turns.ts";
 import {
   type BackendCaller,
   buildTurnRegistry,
   createWireDispatcher,
 } from "../../src/app/turn/wire-dispatcher.ts";
-import { createPushClient, type PushClient } from "../../src/io/chat/push/client.ts";
+import {
+  createPushClient,
+  type PushClient,
+  type PushConnectionEvent,
+} from "../../src/io/chat/push/client.ts";
 import { createChatEngine } from "../../src/io/chat/stream/engine.ts";
-import type { EngineEvent } from "../../src/io/chat/stream/types.ts";
+import type { EngineEvent, TurnEnd } from "../../src/io/chat/stream/types.ts";
 import { WINDOW_KINDS, type WindowKind } from "../../src/io/chat/tools/pet-window-tools.ts";
 import { registerBrowserCommands } from "../browser/commands.ts";
 import { createCommandTable } from "../commands.ts";
@@ -49,6 +59,9 @@ Options:
   --broker-base-url URL   deprecated Expression Broker (Responses only; removed in v0.6.0)
   --idle-timeout MS       end a turn whose stream sends nothing for this long (default 120000)
   --message TEXT          one user turn (repeatable, at least one)
+  --with ID               another character, opened as a pet window (repeatable); every line then carries
+                          "preset", a reply that addresses a character prints {"type":"character_addressed",...}
+                          and gives that character its turn, up to rate_limit.addressed_chain_max
   --help                  this text
 The store lives in the data directory ($YUI_DATA_DIR overrides it).
 `;
@@ -76,91 +89,136 @@ export async function main(argv: string[]): Promise<number> {
   if (!WINDOW_KINDS.includes(kind)) return fail(`--window must be one of ${WINDOW_KINDS.join(", ")}`);
 
   const store = openStore();
-  let push: PushClient | undefined;
+  const pushes: PushClient[] = [];
   try {
-    const presetId = values.preset ?? activePresetId(store);
-    const preset = getPreset(store, presetId);
-    if (!preset) return fail(`unknown preset ${presetId}`);
-    const transport = values.transport ?? preset.backend.transport;
-    if (transport !== "chat" && transport !== "responses" && transport !== "push") {
-      return fail("--transport must be chat, responses or push");
-    }
-    const baseUrl = values["base-url"] || process.env.OPENAI_BASE_URL || preset.backend.base_url;
-    const pushUrl = values["push-url"] ?? preset.backend.push_url;
-    if (transport === "push" && !pushUrl) return fail("give --push-url for the push transport");
-    if (transport !== "push" && !baseUrl) return fail("give --base-url (or set OPENAI_BASE_URL)");
+    const mainId = values.preset ?? activePresetId(store);
+    const others = values.with ?? [];
+    for (const id of [mainId, ...others]) if (!getPreset(store, id)) return fail(`unknown preset ${id}`);
+    if (new Set([mainId, ...others]).size !== others.length + 1)
+      return fail("each character may appear once");
+    // The other characters open as pet windows, so every character's enums list the others.
+    for (const id of others) openPet(store, id, "cli");
     const idle = values["idle-timeout"] ? Number(values["idle-timeout"]) : undefined;
     if (idle !== undefined && !(idle > 0)) return fail("--idle-timeout must be a positive number of ms");
 
     const commands = createCommandTable();
     await registerBrowserCommands(commands.register);
-    const addressing = new Addressing({ self: { id: preset.id, name: preset.name } });
-    const win = createNodeWindow({
-      kv: store,
-      kind,
-      presetId: preset.id,
-      addressing,
-      invoke: (name, args, opts) => commands.invoke(name, args, opts),
-    });
-    const apiKey = values["api-key"] || process.env.OPENAI_API_KEY || undefined;
     const vocabulary = fileVocabulary(values.vocabulary);
-    let caller: BackendCaller;
-    if (transport === "push") {
-      const p = createPushClient({
-        url: pushUrl!,
-        token: apiKey,
-        connect: nodeConnect,
-        idleMs: idle,
-        hello: async () => ({
-          preset: { id: preset.id, name: preset.name },
-          window: kind,
-          tools: await buildTurnRegistry({ vocabulary, windowTools: () => win.tools() }),
+    const multi = others.length > 0;
+    const queue: CharacterAddressed[] = [];
+    const characters = new Map<string, ReturnType<typeof createCharacterTurns>>();
+
+    for (const [i, id] of [mainId, ...others].entries()) {
+      const preset = getPreset(store, id)!;
+      const windowKind = i === 0 ? kind : "pet";
+      const transport = values.transport ?? preset.backend.transport;
+      if (transport !== "chat" && transport !== "responses" && transport !== "push") {
+        return fail("--transport must be chat, responses or push");
+      }
+      const baseUrl = values["base-url"] || process.env.OPENAI_BASE_URL || preset.backend.base_url;
+      const pushUrl = values["push-url"] ?? preset.backend.push_url;
+      if (transport === "push" && !pushUrl) return fail("give --push-url for the push transport");
+      if (transport !== "push" && !baseUrl) return fail("give --base-url (or set OPENAI_BASE_URL)");
+      const apiKey = values["api-key"] || process.env.OPENAI_API_KEY || storedApiKey(store, id);
+      const addressing = new Addressing({
+        self: { id: preset.id, name: preset.name },
+        chainMax: () => chainMax(store),
+      });
+      const win = createNodeWindow({
+        kv: store,
+        kind: windowKind,
+        presetId: preset.id,
+        addressing,
+        invoke: (name, args, opts) => commands.invoke(name, args, opts),
+      });
+      const out = (e: EngineEvent | PushConnectionEvent) => print(e, multi ? preset.id : undefined);
+      let caller: BackendCaller;
+      if (transport === "push") {
+        const p = createPushClient({
+          url: pushUrl!,
+          token: apiKey,
+          connect: nodeConnect,
+          idleMs: idle,
+          hello: async () => ({
+            preset: { id: preset.id, name: preset.name },
+            window: windowKind,
+            tools: await buildTurnRegistry({ vocabulary, windowTools: () => win.tools() }),
+          }),
+          onEvent: (e) => {
+            if (e.type === "connection" && e.state === "closed")
+              process.stderr.write(`yui chat: push connection closed: ${e.error}\n`);
+            else if (e.type === "protocol_error")
+              process.stderr.write(`yui chat: push backend: ${e.code}: ${e.message}\n`);
+            // A turn the backend started on its own prints like any other.
+            else if (e.type !== "connection") out(e);
+          },
+        });
+        p.start();
+        pushes.push(p);
+        caller = { runTurn: (input) => p.runTurn({ ...input, context: input.context ?? "" }) };
+      } else {
+        caller = createChatEngine({
+          transport,
+          baseUrl: baseUrl!,
+          apiKey,
+          model: values.model || process.env.OPENAI_MODEL || preset.backend.model,
+          brokerBaseUrl: values["broker-base-url"] ?? preset.backend.broker_base_url,
+          instructions: preset.persona || undefined,
+          idleTimeoutMs: idle,
+        });
+      }
+      const dispatcher = createWireDispatcher({
+        caller,
+        presetId: preset.id,
+        vocabulary,
+        windowTools: () => win.tools(),
+        switches: () => win.switches(),
+        contextLines: (tools) => win.contextLines(tools),
+      });
+      characters.set(
+        preset.id,
+        createCharacterTurns({
+          dispatcher,
+          addressing,
+          emitAddressed: (ev) => queue.push(ev),
+          onEvent: (e) => out(e),
         }),
-        onEvent: (e) => {
-          if (e.type === "connection" && e.state === "closed")
-            process.stderr.write(`yui chat: push connection closed: ${e.error}\n`);
-          else if (e.type === "protocol_error")
-            process.stderr.write(`yui chat: push backend: ${e.code}: ${e.message}\n`);
-          // A turn the backend started on its own prints like any other.
-          else if (e.type !== "connection") print(e);
-        },
-      });
-      p.start();
-      push = p;
-      caller = { runTurn: (i) => p.runTurn({ ...i, context: i.context ?? "" }) };
-    } else {
-      caller = createChatEngine({
-        transport,
-        baseUrl: baseUrl!,
-        apiKey,
-        model: values.model || process.env.OPENAI_MODEL || preset.backend.model,
-        brokerBaseUrl: values["broker-base-url"] ?? preset.backend.broker_base_url,
-        instructions: preset.persona || undefined,
-        idleTimeoutMs: idle,
-      });
+      );
     }
-    const dispatcher = createWireDispatcher({
-      caller,
-      presetId: preset.id,
-      vocabulary,
-      windowTools: () => win.tools(),
-      switches: () => win.switches(),
-      contextLines: (tools) => win.contextLines(tools),
-    });
 
     const stop = new AbortController();
     process.once("SIGINT", () => stop.abort());
     let ok = true;
+    const judge = (end: TurnEnd | null) => {
+      if (end && end.outcome !== "spoken" && end.outcome !== "silent") ok = false;
+    };
     for (const text of messages) {
-      const end = await dispatcher.runTurn({ text, signal: stop.signal, onEvent: print });
-      if (end.outcome !== "spoken" && end.outcome !== "silent") ok = false;
+      judge(await characters.get(mainId)!.userTurn(text, stop.signal));
+      // The characters' conversation: each addressed reply gives the named character a turn, up to the chain cap.
+      while (queue.length && !stop.signal.aborted) {
+        const event = queue.shift()!;
+        const target = characters.get(event.to.id);
+        if (multi) print({ type: "character_addressed", ...event }, undefined);
+        if (target) judge(await target.addressedTurn(event, stop.signal));
+      }
       if (stop.signal.aborted) break;
     }
     return ok ? 0 : 1;
   } finally {
-    push?.close();
+    for (const p of pushes) p.close();
     store.close();
   }
+}
+
+/** The stored API key of a preset, if any (kept host-side). */
+function storedApiKey(kv: KeyValue, presetId: string): string | undefined {
+  const v = kv.get(PRESET_KEYS.apiKey(presetId));
+  return typeof v === "string" && v ? v : undefined;
+}
+
+function chainMax(kv: KeyValue): number {
+  const v = kv.get("yui.rate_limit.addressed_chain_max");
+  return typeof v === "number" ? v : DEFAULT_ADDRESSED_CHAIN_MAX;
 }
 
 function parse(argv: string[]) {
@@ -179,14 +237,19 @@ function parse(argv: string[]) {
       "push-url": { type: "string" },
       "idle-timeout": { type: "string" },
       message: { type: "string", multiple: true },
+      with: { type: "string", multiple: true },
       help: { type: "boolean" },
     },
   });
 }
 
-/** Writes one engine event as a JSON line, in the CLI's documented shape. */
-export function print(e: EngineEvent): void {
-  let line: unknown = e;
-  if (e.type === "cue") line = { type: "cue", call_id: e.call_id, name: e.name, arguments: e.arguments };
+/** Writes one event as a JSON line, in the CLI's documented shape; `preset` names the character in multi-character runs. */
+export function print(e: EngineEvent | { type: string }, preset: string | undefined): void {
+  let line: Record<string, unknown> = { ...e };
+  if (e.type === "cue") {
+    const c = e as Extract<EngineEvent, { type: "cue" }>;
+    line = { type: "cue", call_id: c.call_id, name: c.name, arguments: c.arguments };
+  }
+  if (preset) line = { preset, ...line };
   process.stdout.write(`${JSON.stringify(line)}\n`);
 }

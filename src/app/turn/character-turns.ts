@@ -1,0 +1,66 @@
+/**
+ * One character's turns with the characters' conversation around them: a user turn, or an addressed turn
+ * from another character; at the end of a spoken reply that addressed someone, and after its playback, the
+ * `yui://character-addressed` event goes out (docs/relations.md).
+ */
+import type { EngineEvent, TurnEnd } from "../../io/chat/stream/types.ts";
+import { type Addressing, type CharacterAddressed, isSilent, type TurnOrigin } from "./addressing.ts";
+import type { DispatchInput } from "./wire-dispatcher.ts";
+
+export interface CharacterTurnsDeps {
+  dispatcher: { runTurn(input: DispatchInput): Promise<TurnEnd> };
+  addressing: Addressing;
+  /** Emits the yui://character-addressed event (the bridge in the app, a direct hand-over in the CLI). */
+  emitAddressed(payload: CharacterAddressed): void;
+  /** Plays the reply and resolves true when the playback completed; default: nothing to play. */
+  playback?(end: TurnEnd): Promise<boolean>;
+  onEvent?(e: EngineEvent, turnId: string): void;
+  newTurnId?(): string;
+}
+
+/** Creates the turn runner of one character window. */
+export function createCharacterTurns(deps: CharacterTurnsDeps) {
+  const newTurnId = deps.newTurnId ?? (() => globalThis.crypto.randomUUID());
+
+  async function run(
+    origin: TurnOrigin,
+    text: string,
+    context: string[],
+    signal?: AbortSignal,
+  ): Promise<TurnEnd | null> {
+    const turnId = newTurnId();
+    if (!deps.addressing.beginTurn(turnId, origin)) return null;
+    const end = await deps.dispatcher.runTurn({
+      text,
+      turnId,
+      context,
+      signal,
+      onEvent: (e) => deps.onEvent?.(e, turnId),
+    });
+    const ok = end.outcome === "spoken" || end.outcome === "silent";
+    const spoken = end.outcome === "spoken" && !isSilent(end.text);
+    let event = deps.addressing.endTurn(turnId, {
+      status: ok ? "ok" : end.outcome === "stopped" ? "stopped" : "error",
+      text: end.text,
+      spoken,
+    });
+    if (!event) {
+      const completed = spoken && deps.playback ? await deps.playback(end) : true;
+      event = deps.addressing.playbackFinished(turnId, completed);
+    }
+    if (event) deps.emitAddressed(event);
+    return end;
+  }
+
+  return {
+    /** The user wrote: a new exchange starts. */
+    userTurn: (text: string, signal?: AbortSignal) =>
+      run({ kind: "user" }, text, [], signal) as Promise<TurnEnd>,
+    /** Another character addressed this one: runs the addressed turn, or returns null when it is not for us or stale. */
+    async addressedTurn(payload: unknown, signal?: AbortSignal): Promise<TurnEnd | null> {
+      const turn = deps.addressing.receive(payload);
+      if (!turn) return null;
+      return run({ kind: "addressed", event: turn.event }, turn.message, turn.context, signal);
+    },
+  };
+}
