@@ -196,6 +196,10 @@ describe("the factorio Mod over MCP (real SDK client, stand-in game, signals end
     expect(nine.isError).toBe(true);
     const wrongType = await call("factorio_inspect", { unit_number: "twelve" });
     expect(wrongType.isError).toBe(true);
+    const huge = { left_top: { x: 0, y: 0 }, right_bottom: { x: 5000, y: 10 } };
+    expect(text(await call("factorio_find", { area: huge }))).toBe(
+      TOOL_MESSAGES.gameError("bad_request", "args.area is more than 1024 tiles across", "args.area"),
+    );
     expect(text(await call("factorio_find", { name: "unobtainium" }))).toBe(
       TOOL_MESSAGES.gameError("bad_request", "args.name is not a known entity: unobtainium", "args.name"),
     );

@@ -396,6 +396,15 @@ export class StandInGame {
         if (a.type !== undefined && !KNOWN_TYPES.has(str(a.type, "args.type", 1, 200))) {
           throw new BadRequest("args.type", `args.type is not a known entity type: ${a.type}`);
         }
+        if (a.area !== undefined) {
+          const area = (a.area ?? {}) as Obj;
+          const lt = position(area.left_top, "args.area.left_top");
+          const rb = position(area.right_bottom, "args.area.right_bottom");
+          // Like the game mod: one request must not scan a whole map.
+          if (rb.x - lt.x > 1024 || rb.y - lt.y > 1024) {
+            throw new BadRequest("args.area", "args.area is more than 1024 tiles across");
+          }
+        }
         if (a.around !== undefined) {
           num(a.around, "args.around", 1, 256);
           if (!this.hostOnline)
