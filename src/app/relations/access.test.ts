@@ -5,6 +5,7 @@ import {
   loadRelations,
   modifyRelations,
   relationLineFor,
+  relationRows,
   relationsEnabled,
   setRelationByUser,
   towardChoices,
@@ -73,5 +74,22 @@ describe("relations access", () => {
     const kv = memoryKv();
     modifyRelations(kv, "mika", (s) => s, "backend");
     expect(kv.data.has("yui.mika.relations")).toBe(false);
+  });
+
+  it("lists the settings rows: value, band and the newest changes with their reasons", () => {
+    const kv = memoryKv();
+    setRelationByUser(kv, "mika", "aoi", -5, 1);
+    setRelationByUser(kv, "mika", "aoi", 13, 2);
+    setRelationByUser(kv, "mika", "user", 4, 3);
+    const rows = relationRows(kv, "mika", OPEN, 1);
+    expect(rows.map(({ id, label, value, band }) => ({ id, label, value, band }))).toEqual([
+      { id: "user", label: "user", value: 4, band: "warm" },
+      { id: "aoi", label: "Aoi", value: 13, band: "close" },
+      { id: "u2", label: "user (character)", value: 0, band: "neutral" },
+    ]);
+    expect(rows[1]!.changes).toEqual([
+      { at: 2, target: "aoi", from: -5, to: 13, why: "set by the user", who: "user" },
+    ]);
+    expect(rows[2]!.changes).toEqual([]);
   });
 });

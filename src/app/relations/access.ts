@@ -13,6 +13,7 @@ import {
   type Band,
   band,
   emptyRelations,
+  type RelationChange,
   type RelationsState,
   RelationsStateSchema,
   relationLine,
@@ -92,4 +93,27 @@ export function towardChoices(open: PresetRef[], selfId: string): Choice[] {
 /** The `relation:` line of a turn of `presetId`'s window, or null while the Relations switch is off. */
 export function relationLineFor(kv: KeyValue, presetId: string, open: PresetRef[]): string | null {
   return relationLine(loadRelations(kv, presetId), towardChoices(open, presetId), relationsEnabled(kv));
+}
+
+/** One row of the settings' Relations section: a target, its value and band, and its latest changes. */
+export interface RelationRow {
+  id: string;
+  label: string;
+  value: number;
+  band: Band;
+  /** Newest first: who moved it, from what to what, and why (the reasons are written for the user). */
+  changes: RelationChange[];
+}
+
+/** The rows the settings show for a preset: every `toward` target open now, with up to `recent` changes each. */
+export function relationRows(kv: KeyValue, presetId: string, open: PresetRef[], recent = 5): RelationRow[] {
+  const state = loadRelations(kv, presetId);
+  return towardChoices(open, presetId).map(({ id, label }) => {
+    const value = relationValue(state, id);
+    const changes = state.log
+      .filter((c) => c.target === id)
+      .slice(-recent)
+      .reverse();
+    return { id, label, value, band: band(value), changes };
+  });
 }
