@@ -15,10 +15,18 @@ fake.HIDDEN_GLOBALS = { "io", "os", "loadfile", "dofile" }
 fake.saved_globals = {}
 for _, name in ipairs(fake.HIDDEN_GLOBALS) do fake.saved_globals[name] = _G[name] end
 
---- Puts back the globals the fake hid (the runner calls this after each case).
+--- Puts back the globals the fake hid and lifts strict mode (the runner calls this after each case).
 function fake.restore_globals()
-  for name, v in pairs(fake.saved_globals) do _G[name] = v end
+  setmetatable(_G, nil)
+  for name, v in pairs(fake.saved_globals) do rawset(_G, name, v) end
 end
+
+-- Strict globals while the mod runs: a mod that forgets a `local` or reads a name the game does
+-- not define fails here (the game would share that global with every handler, or crash on it).
+local STRICT = {
+  __newindex = function(_, k) error("the mod assigned the undeclared global " .. tostring(k), 2) end,
+  __index = function(_, k) error("the mod read the undefined global " .. tostring(k), 2) end,
+}
 
 local MOD_FILES_ROOT -- set by fake.configure
 
@@ -940,6 +948,7 @@ end
 
 -- Installs the fake API as globals for the mod to see.
 function World:install()
+  setmetatable(_G, nil)
   _G.game = self.game
   _G.script = self.script
   _G.commands = self.commands_api
@@ -950,7 +959,9 @@ function World:install()
   _G.prototypes = self.prototypes
   _G.rendering = self.rendering
   _G.log = function(s) self.logs[#self.logs + 1] = tostring(s) end
+  if rawget(_G, "storage") == nil then _G.storage = false end
   for _, name in ipairs(fake.HIDDEN_GLOBALS) do _G[name] = nil end
+  setmetatable(_G, STRICT)
 end
 
 local MOD_MODULES = { "scripts.util", "scripts.state", "scripts.events", "scripts.check", "scripts.body", "scripts.jobs",
@@ -1002,7 +1013,7 @@ fake.save_copy = save_copy
 function World:save_and_load()
   local saved = save_copy(_G.storage, "", {})
   self.logs_before_load = #self.logs
-  _G.storage = nil
+  _G.storage = false
   self:run_control()
   _G.storage = saved
   if self.load_handler then self.load_handler() end
