@@ -41,7 +41,12 @@ async function witness(): Promise<void> {
   process.once("SIGTERM", shutdown);
 }
 
+const USAGE = "usage: desktop-control [serve] [--port N]\n       desktop-control witness\n";
 const [cmd, ...rest] = process.argv.slice(2);
+if (cmd !== undefined && !["serve", "witness"].includes(cmd) && !cmd.startsWith("--port")) {
+  process.stderr.write(cmd === "--help" || cmd === "-h" ? USAGE : `unknown command '${cmd}'\n${USAGE}`);
+  process.exit(cmd === "--help" || cmd === "-h" ? 0 : 2);
+}
 const run = cmd === "witness" ? witness() : serve(cmd === "serve" ? rest : process.argv.slice(2));
 run.catch((e: unknown) => {
   say(`error: ${(e as Error)?.message ?? e}`);
