@@ -44,8 +44,22 @@ async function leftoverFolders(dir: string): Promise<string[]> {
 describe("browser_run: the space lock", () => {
   it("runs one space's calls one at a time and different spaces side by side", async () => {
     const h = await harness();
-    const code = "await new Promise((r) => setTimeout(r, 2_000));";
-    await Promise.all([run(h, "alice", code), run(h, "alice", code), run(h, "bob", code)]);
+    // alice waits (up to 10 s) for a flag that only bob's script writes: if the spaces did not run side by side,
+    // the first alice run would never see it.
+    const flag = JSON.stringify(join(h.standin.root, "bob-ran"));
+    const aliceCode = [
+      'const { existsSync } = await import("node:fs");',
+      `for (let i = 0; i < 200 && !existsSync(${flag}); i++) await new Promise((r) => setTimeout(r, 50));`,
+      "console.log(existsSync(" + flag + ') ? "side by side" : "alone");',
+      "await new Promise((r) => setTimeout(r, 300));",
+    ].join("\n");
+    const bobCode = `(await import("node:fs")).writeFileSync(${flag}, "");\nawait new Promise((r) => setTimeout(r, 300));`;
+    const results = await Promise.all([
+      run(h, "alice", aliceCode),
+      run(h, "alice", aliceCode),
+      run(h, "bob", bobCode),
+    ]);
+    expect(results[0]).toBe(`${UNTRUSTED_LINE}\nside by side`);
     const events = await h.standin.events();
     // Each CLI logs under its own pid: pair a space's opening with the exit of the CLI that ran it.
     const runs = events
