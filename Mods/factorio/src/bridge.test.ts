@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { gameAndBridge } from "../test/harness.ts";
-import { ToolFailure } from "./bridge.ts";
+import { Bridge, ToolFailure } from "./bridge.ts";
 import { TOOL_MESSAGES } from "./messages.ts";
 import { RconClient } from "./rcon/client.ts";
 
@@ -200,6 +200,28 @@ describe("recovery", () => {
     expect(bridge.events(null)).toEqual({ events: [], next_seq: 30, more: false });
     await bridge.pollOnce();
     expect(bridge.pollSeq).toBe(30);
+  });
+});
+
+describe("a game that breaks the protocol", () => {
+  it("stops a poll whose full pages never move the cursor instead of looping", async () => {
+    const page = Array.from({ length: 200 }, (_, i) => ({ seq: i + 1, tick: i, kind: "job_done" }));
+    const reply = (result: unknown) => JSON.stringify({ ok: true, map_id: "m", tick: 1, result });
+    let pages = 0;
+    const bridge = new Bridge({
+      rcon: {
+        exec: async (command) => {
+          if (command.includes('"status"')) return reply({ version: "x", map_id: "m", seq: 0, tick: 1 });
+          pages++;
+          return reply({ events: page, head_seq: 200, oldest_seq: 1, map_id: "m" });
+        },
+      },
+      wakeKinds: new Set(),
+      log: { write: () => {} },
+    });
+    await expect(bridge.pollOnce()).rejects.toThrow("did not move past 200");
+    expect(pages).toBe(2);
+    expect(bridge.cache.size).toBe(200);
   });
 });
 

@@ -107,15 +107,22 @@ export class Bridge implements WakeSource {
       }
       accepted += this.accept(page.events);
       if (page.events.length < PAGE_LIMIT) return accepted;
+      // A full page that moved nothing would loop forever: that game is not following the protocol.
+      if (this.pollSeq <= from)
+        throw new NotGameModError(`events_since{seq: ${from}} did not move past ${from}`);
     }
   }
 
   private accept(events: readonly GameEvent[]): number {
-    const newest = this.cache.newestSeq ?? this.pollSeq;
-    const fresh = events.filter((e) => e.seq > this.pollSeq && e.seq > newest).sort((a, b) => a.seq - b.seq);
+    const from = this.pollSeq;
+    const newest = this.cache.newestSeq ?? from;
+    const sorted = [...events].sort((a, b) => a.seq - b.seq);
+    // Seqs already cached (a cursor sent back by history_gap) still move the poll cursor on.
+    const last = sorted.at(-1);
+    if (last && last.seq > from) this.pollSeq = last.seq;
+    const fresh = sorted.filter((e) => e.seq > from && e.seq > newest);
     if (fresh.length === 0) return 0;
     this.cache.add(fresh);
-    this.pollSeq = fresh.at(-1)!.seq;
     this.log(fresh.map((event) => ({ type: "event", map_id: this.mapId, event })));
     if (fresh.some((e) => this.opts.wakeKinds.has(e.kind))) this.opts.ring?.();
     return fresh.length;
