@@ -6,9 +6,12 @@ import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { connectClient } from "@yui/mod-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { WORKSPACE_ENV } from "./config.ts";
+import { DEFAULT_PORT, WORKSPACE_ENV } from "./config.ts";
 
 const main = path.join(import.meta.dirname, "main.ts");
+// Each test starts real node processes (tsx compiling on the fly); on a loaded 2-core machine that
+// alone can take tens of seconds, so these get more room than the project default.
+const SPAWN_TIMEOUT = 120_000;
 const repoRoot = path.resolve(import.meta.dirname, "..", "..", "..");
 
 let ws: string;
@@ -43,35 +46,81 @@ function collect(child: ChildProcess): Promise<{ code: number | null; stdout: st
 }
 
 describe("the shell-sandbox command", () => {
-  it.concurrent("serves the workspace on the port it prints, and exits cleanly on SIGTERM", async () => {
-    const child = start(["--workspace", ws, "--port", "0"]);
-    const done = collect(child);
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout?.on("data", (c: Buffer) => {
-        const m = /serving (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(String(c));
-        if (m?.[1]) resolve(m[1]);
+  it.concurrent(
+    "serves the workspace on the port it prints, and exits cleanly on SIGTERM",
+    async () => {
+      const child = start(["--workspace", ws, "--port", "0"]);
+      const done = collect(child);
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout?.on("data", (c: Buffer) => {
+          const m = /serving (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(String(c));
+          if (m?.[1]) resolve(m[1]);
+        });
+        child.on("exit", () => reject(new Error("exited before serving")));
       });
-      child.on("exit", () => reject(new Error("exited before serving")));
-    });
-    const c = await connectClient(url);
-    const r = (await c.client.callTool({ name: "run", arguments: { command: "pwd" } })) as CallToolResult;
-    expect(r.structuredContent).toMatchObject({ exit_code: 0, stdout: `${ws}\n` });
-    await c.close();
-    child.kill("SIGTERM");
-    expect((await done).code).toBe(0);
-  });
+      const c = await connectClient(url);
+      const r = (await c.client.callTool({ name: "run", arguments: { command: "pwd" } })) as CallToolResult;
+      expect(r.structuredContent).toMatchObject({ exit_code: 0, stdout: `${ws}\n` });
+      await c.close();
+      child.kill("SIGTERM");
+      expect((await done).code).toBe(0);
+    },
+    SPAWN_TIMEOUT,
+  );
 
-  it.concurrent("refuses to start without a workspace outside a container, saying how to give one", async () => {
-    const { code, stderr } = await collect(start(["--port", "0"]));
-    expect(code).toBe(2);
-    expect(stderr).toContain(`error: no workspace: pass --workspace DIR or set ${WORKSPACE_ENV}`);
-  });
+  it.concurrent(
+    "in --container mode answers on its port through the relay, as root without capabilities",
+    async () => {
+      // bubblewrap stands in for the container: a private network namespace (so the relay's 0.0.0.0
+      // is reachable from nowhere else), no capabilities, and /run/.containerenv so --container is allowed.
+      const probe = path.join(import.meta.dirname, "testing", "probe.ts");
+      const script =
+        `node --import tsx ${main} --container --workspace ${ws} & ` +
+        `for i in $(seq 1 200); do (echo > /dev/tcp/127.0.0.1/${DEFAULT_PORT}) 2>/dev/null && break; sleep 0.2; done; ` +
+        `node --import tsx ${probe} http://localhost:${DEFAULT_PORT}/mcp "pwd; grep ^CapEff /proc/self/status"; ` +
+        "kill %1; wait";
+      const child = spawn(
+        "bwrap",
+        [
+          ...["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run"],
+          ...["--ro-bind", "/dev/null", "/run/.containerenv", "--unshare-net", "--unshare-pid"],
+          ...["--die-with-parent", "--cap-drop", "ALL", "--chdir", repoRoot, "--", "bash", "-c", script],
+        ],
+        { stdio: ["ignore", "pipe", "pipe"] },
+      );
+      const { stdout, stderr } = await collect(child);
+      expect(stdout, stderr).toContain(`published as port ${DEFAULT_PORT} of the container`);
+      const result = stdout.split("\n").find((l) => l.startsWith("{")) ?? "";
+      expect(JSON.parse(result)).toEqual({
+        exit_code: 0,
+        stdout: `${ws}\nCapEff:\t0000000000000000\n`,
+        stderr: "",
+        truncated: false,
+        timed_out: false,
+      });
+    },
+    SPAWN_TIMEOUT,
+  );
 
-  it.concurrent("refuses a workspace that does not exist", async () => {
-    const { code, stderr } = await collect(
-      start(["--port", "0"], { [WORKSPACE_ENV]: path.join(ws, "nope") }),
-    );
-    expect(code).toBe(1);
-    expect(stderr).toMatch(/cannot be used: ENOENT/);
-  });
+  it.concurrent(
+    "refuses to start without a workspace outside a container, saying how to give one",
+    async () => {
+      const { code, stderr } = await collect(start(["--port", "0"]));
+      expect(code).toBe(2);
+      expect(stderr).toContain(`error: no workspace: pass --workspace DIR or set ${WORKSPACE_ENV}`);
+    },
+    SPAWN_TIMEOUT,
+  );
+
+  it.concurrent(
+    "refuses a workspace that does not exist",
+    async () => {
+      const { code, stderr } = await collect(
+        start(["--port", "0"], { [WORKSPACE_ENV]: path.join(ws, "nope") }),
+      );
+      expect(code).toBe(1);
+      expect(stderr).toMatch(/cannot be used: ENOENT/);
+    },
+    SPAWN_TIMEOUT,
+  );
 });
