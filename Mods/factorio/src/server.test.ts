@@ -93,7 +93,7 @@ describe("the factorio Mod over MCP (real SDK client, stand-in game, signals end
     await waitFor(() => mod.bridge.pollSeq === chat.seq + 1, "the job_done event");
     const page = json(await call("factorio_events", { limit: 1 }));
     expect(page).toEqual({ events: [chat], next_seq: chat.seq, more: true });
-    const rest = json(await call("factorio_events", {}));
+    const rest = json(await call("factorio_events", { since_seq: null }));
     expect(rest).toMatchObject({ next_seq: chat.seq + 1, more: false });
     expect(json(await call("factorio_events", { since_seq: 0 }))).toMatchObject({ more: false });
     expect(signals.posts.length).toBe(before + 1);
