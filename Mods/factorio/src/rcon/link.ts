@@ -15,6 +15,7 @@ export class RconLink {
   private connecting: Promise<RconClient> | undefined;
   private failures = 0;
   private notBefore = 0;
+  private lastFailure = "";
   private readonly now: () => number;
 
   constructor(private readonly opts: LinkOptions) {
@@ -71,6 +72,7 @@ export class RconLink {
       const wait = Math.min(this.opts.backoffMaxMs, this.opts.backoffMinMs * 2 ** this.failures);
       this.failures++;
       this.notBefore = this.now() + wait;
+      this.lastFailure = (err as Error).message;
       throw err;
     }
   }
