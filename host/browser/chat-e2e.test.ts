@@ -106,7 +106,7 @@ describe("browser through yui chat", () => {
       };
       expect(call.result.text).toBe(TEXT);
       expect(call.result.images).toHaveLength(1);
-      const messages = (backend.requests[1]?.body as { messages: Record<string, unknown>[] }).messages;
+      const messages = (backend.requests[1]!.body as { messages: Record<string, unknown>[] }).messages;
       const tool = messages.find((m) => m.role === "tool");
       expect(tool).toEqual({ role: "tool", tool_call_id: "b1", content: `${TEXT}\n${IMAGE_FOLLOWS_NOTE}` });
       expect(messages.at(-1)).toEqual({
@@ -138,7 +138,7 @@ describe("browser through yui chat", () => {
     try {
       const r = await yui(["chat", "--base-url", backend.url, "--transport", "responses", "--message", "go"]);
       expect(r.code, r.stderr).toBe(0);
-      const input = (backend.requests[1]?.body as { input: Record<string, unknown>[] }).input;
+      const input = (backend.requests[1]!.body as { input: Record<string, unknown>[] }).input;
       const output = input.find((i) => i.type === "function_call_output") as {
         output: { type: string; text?: string; image_url?: string; detail?: string }[];
       };

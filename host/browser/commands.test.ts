@@ -50,7 +50,7 @@ describe("browser_run: the space lock", () => {
     const aliceCode = [
       'const { existsSync } = await import("node:fs");',
       `for (let i = 0; i < 200 && !existsSync(${flag}); i++) await new Promise((r) => setTimeout(r, 50));`,
-      "console.log(existsSync(" + flag + ') ? "side by side" : "alone");',
+      `console.log(existsSync(${flag}) ? "side by side" : "alone");`,
       "await new Promise((r) => setTimeout(r, 300));",
     ].join("\n");
     const bobCode = `(await import("node:fs")).writeFileSync(${flag}, "");\nawait new Promise((r) => setTimeout(r, 300));`;
