@@ -43,11 +43,8 @@ export class RconLink {
     if (this.client && !this.client.closed) return this.client;
     this.client = undefined;
     if (patient && this.now() < this.notBefore) {
-      throw new RconError(
-        "RCON is unreachable; waiting before the next connect attempt",
-        "unreachable",
-        false,
-      );
+      // Same words as the failure being waited out, so a log that dedupes messages says it once.
+      throw new RconError(this.lastFailure, "unreachable", false);
     }
     this.connecting ??= this.open().finally(() => {
       this.connecting = undefined;
