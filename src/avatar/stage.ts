@@ -215,9 +215,9 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
   const scene = new THREE.Scene();
   const camera = new THREE.PerspectiveCamera(28, 1, 0.05, 50);
   const cameraTarget = new THREE.Vector3(0, 1, 0);
-  const light = new THREE.DirectionalLight(0xffffff, Math.PI * 0.9);
+  const light = new THREE.DirectionalLight(0xffffff, Math.PI * 0.7);
   light.position.set(0.6, 1.4, 2.2);
-  scene.add(light, new THREE.AmbientLight(0xffffff, Math.PI * 0.35));
+  scene.add(light, new THREE.AmbientLight(0xffffff, Math.PI * 0.3));
   const gaze = new THREE.Object3D();
   scene.add(gaze);
 
@@ -253,23 +253,37 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
     if (model) frame(model.vrm);
   };
 
-  /** Frames the model by its rest-pose bounds: the whole body, or head and shoulders. */
+  // Bounds of each model in its idle stance (skinned vertices, not the T-pose), measured once at load
+  // so framing never jumps with a motion.
+  const boundsCache = new WeakMap<VRM, { box: THREE.Box3; head: THREE.Vector3 | undefined }>();
+  const bounds = (vrm: VRM) => {
+    let b = boundsCache.get(vrm);
+    if (!b) {
+      vrm.scene.updateMatrixWorld(true);
+      b = {
+        box: new THREE.Box3().setFromObject(vrm.scene, true),
+        head: vrm.humanoid.getNormalizedBoneNode("head")?.getWorldPosition(new THREE.Vector3()),
+      };
+      boundsCache.set(vrm, b);
+    }
+    return b;
+  };
+
+  /** Frames the model by its idle-stance bounds: the whole body, or head and shoulders. */
   const frame = (vrm: VRM) => {
-    vrm.scene.updateMatrixWorld(true);
-    const box = new THREE.Box3().setFromObject(vrm.scene);
+    const { box, head } = bounds(vrm);
     const size = box.getSize(new THREE.Vector3());
-    const head = vrm.humanoid.getNormalizedBoneNode("head")?.getWorldPosition(new THREE.Vector3());
     const vfov = camera.fov * D2R;
     let height = size.y * 1.08;
     let centreY = (box.min.y + box.max.y) / 2;
     if (opts.framing === "bust" && head) {
       const top = box.max.y;
-      const bottom = head.y - (top - head.y) * 1.6;
+      const bottom = head.y - (top - head.y) * 0.75;
       height = (top - bottom) * 1.15;
       centreY = (top + bottom) / 2;
     }
-    // Fit the height, and also the width (arms, hair) on narrow canvases.
-    const width = Math.min(size.x, size.y * 0.6) * 1.1;
+    // Fit the height, and also the width (hair, hands) on narrow canvases.
+    const width = size.x * 1.1;
     const distH = height / 2 / Math.tan(vfov / 2);
     const distW = width / 2 / Math.tan(vfov / 2) / camera.aspect;
     const dist = Math.max(distH, distW, 0.3);
@@ -508,11 +522,11 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
       animated.clear();
       model = next;
       scene.add(vrm.scene);
-      frame(vrm);
       if (emotion) expressions.setEmotion(opts.emotions[emotion] ?? {});
-      // Settle springs and the pose before the first visible frame.
+      // Settle the pose before measuring and before the first visible frame.
       mixer.update(0);
       vrm.update(0);
+      frame(vrm);
       events.push({ type: "load", id: next.name, frame: frames });
       start();
       return { status: "loaded", name: next.name, specVersion };

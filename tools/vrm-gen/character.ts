@@ -125,7 +125,7 @@ export interface Look {
 
 /** The palette: a violet-haired girl in a white blouse with a teal sailor collar and skirt. */
 export const PALETTE: Record<MaterialKey, Look> = {
-  skin: { base: "#fde8dc", shade: "#f1b7a6", outline: 0.0012, outlineColor: "#8a5a50", rim: 0.12 },
+  skin: { base: "#fcdccb", shade: "#eba893", outline: 0.0012, outlineColor: "#8a5a50", rim: 0.12 },
   hair: { base: "#5a4a92", shade: "#32285e", outline: 0.0016, outlineColor: "#1e173c", rim: 0.25 },
   blouse: { base: "#fbfbff", shade: "#c9cfe6", outline: 0.0014, outlineColor: "#5a6080", rim: 0.1 },
   accent: { base: "#2c7f90", shade: "#194b58", outline: 0.0014, outlineColor: "#0e2a32", doubleSided: true },

@@ -1,0 +1,297 @@
+import { mkdir } from "node:fs/promises";
+import { resolve } from "node:path";
+import type { ConsoleMessage } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { generateDefaultVrm } from "../../tools/vrm-gen/main.ts";
+import type { AnchoredCue } from "./cues.ts";
+import { FIXTURES, type Harness, REPO, startHarness } from "./harness/serve.ts";
+import { DEFAULT_MOTIONS } from "./motions.ts";
+
+// The stage in real Chromium (SwiftShader WebGL), through the harness page served by Vite.
+
+const OUT = resolve(REPO, "test-output/avatar");
+const DEFAULT_VRM = resolve(OUT, "default.vrm");
+const FIXTURE = {
+  mtoon: resolve(FIXTURES, "VRMC_materials_mtoon_UV_Animation_Test.vrm"),
+  overrides: resolve(FIXTURES, "VRMC_vrm_expressions_isBinary_Overrides.vrm"),
+  overridden: resolve(FIXTURES, "VRMC_vrm_expressions_isBinary_Overridden.vrm"),
+  vrma: resolve(FIXTURES, "test.vrma"),
+};
+
+/** The messages a broken load must show (stage.ts), written once. */
+const LOAD_ERRORS = {
+  unreadable: "Could not read this model file: ",
+  notVrm: "This file is a glTF model but not a VRM avatar (no VRM extension found).",
+};
+
+let h: Harness;
+const consoleLog: ConsoleMessage[] = [];
+const url = (path: string) => h.fileUrl(path);
+
+type Px = { hash: number; opaque: number; total: number; box: [number, number, number, number] };
+const create = (opts: Record<string, unknown> = {}) =>
+  h.page.evaluate((o) => window.harness.create({ manual: true, idle: false, antialias: false, ...o }), opts);
+const load = (path: string) => h.page.evaluate((u) => window.harness.load(u), url(path));
+const step = (dt: number, frames = 1): Promise<Px> =>
+  h.page.evaluate(([d, f]) => window.harness.step(d, f), [dt, frames] as const);
+const inspect = () => h.page.evaluate(() => window.harness.inspect());
+const setSize = (w: number, hgt: number) =>
+  h.page.evaluate(([a, b]) => window.harness.setSize(a, b), [w, hgt] as const);
+const setExpression = (name: string, w: number) =>
+  h.page.evaluate(([n, v]) => window.harness.setExpression(n, v), [name, w] as const);
+
+beforeAll(async () => {
+  await mkdir(OUT, { recursive: true });
+  await generateDefaultVrm(DEFAULT_VRM);
+  h = await startHarness([OUT]);
+  h.page.on("console", (m) => consoleLog.push(m));
+}, 240_000);
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe("avatar stage in Chromium", () => {
+  it("loads and draws the generated default and every shared fixture model", async () => {
+    await create();
+    await setSize(160, 200);
+    for (const path of [DEFAULT_VRM, FIXTURE.mtoon, FIXTURE.overrides, FIXTURE.overridden]) {
+      const before = consoleLog.length;
+      const r = await load(path);
+      expect(r, path).toMatchObject({ ok: true, result: { status: "loaded", specVersion: "1" } });
+      const px = await step(1 / 60, 2);
+      expect(px.opaque, path).toBeGreaterThan(px.total * 0.02);
+      if (path === DEFAULT_VRM) {
+        // The default character must load without a single warning from three-vrm or three.js.
+        const noise = consoleLog.slice(before).filter((m) => m.type() === "warning" || m.type() === "error");
+        expect(noise.map((m) => m.text())).toEqual([]);
+      }
+    }
+  }, 240_000);
+
+  it("frames the whole body or the bust, whatever the model's size", async () => {
+    await create({ framing: "full" });
+    await setSize(120, 160);
+    for (const path of [DEFAULT_VRM, FIXTURE.mtoon]) {
+      await load(path);
+      const { box } = await step(1 / 60);
+      // Drawn, inside the canvas with a margin, and filling a good part of its height.
+      expect(box[1], path).toBeGreaterThan(0);
+      expect(box[3], path).toBeLessThan(159);
+      expect(box[3] - box[1], path).toBeGreaterThan(160 * 0.5);
+    }
+    await create({ framing: "bust" });
+    await setSize(120, 160);
+    await load(DEFAULT_VRM);
+    const bust = await step(1 / 60);
+    const full = (await inspect()).camera;
+    await create({ framing: "full" });
+    await setSize(120, 160);
+    await load(DEFAULT_VRM);
+    await step(1 / 60);
+    // The bust camera sits higher (at the head) and closer than the whole-body camera.
+    expect(full.position[1]).toBeGreaterThan((await inspect()).camera.position[1]);
+    expect(full.position[2]).toBeLessThan((await inspect()).camera.position[2]);
+    expect(bust.box[3]).toBe(159); // the bust runs off the bottom edge
+  }, 240_000);
+
+  it("follows the isBinary override rules of the VRM spec's samples", async () => {
+    await create();
+    await setSize(160, 160);
+    const render = async (happy: number, blink: number) => {
+      await setExpression("happy", happy);
+      await setExpression("blink", blink);
+      return (await step(0)).hash;
+    };
+    // Overrides: a binary happy (overrideBlink blend) blocks blink only when its value is above 0.5.
+    expect((await load(FIXTURE.overrides)).ok).toBe(true);
+    expect(await render(0.6, 1)).toBe(await render(0.6, 0));
+    expect(await render(0.4, 1)).toBe(await render(0, 1));
+    expect(await render(0.4, 1)).not.toBe(await render(0.4, 0));
+    // Overridden: a binary blink is fully suppressed by any non-zero happy.
+    expect((await load(FIXTURE.overridden)).ok).toBe(true);
+    expect(await render(0.3, 1)).toBe(await render(0.3, 0));
+    expect(await render(0, 1)).not.toBe(await render(0, 0));
+  }, 240_000);
+
+  it("plays a cue's expression and motion when the text reveal reaches the cue's offset", async () => {
+    await create({ blendIn: 0.2, blendOut: 0.3 });
+    await setSize(80, 100);
+    await load(DEFAULT_VRM);
+    const text = "Oh, hello there! It is so good to see you again today, truly.";
+    const cues: AnchoredCue[] = [
+      { offset: 17, cue: { emotion_id: "happy", motion_id: "wave", caption: "bright" } },
+      { offset: 41, cue: { emotion_id: "sad" } },
+    ];
+    const frames = await h.page.evaluate(
+      ([t, c]) => window.harness.reply(t, c, 3, 1 / 30, ["happy", "sad"]),
+      [text, cues] as const,
+    );
+    const firstAt = (pred: (f: (typeof frames)[number]) => boolean) => frames.findIndex(pred);
+    const waveStart = firstAt((f) => f.motion === "wave");
+    expect(frames[waveStart]!.position).toBe(18); // the first reveal step at or past offset 17
+    expect(frames[waveStart - 1]!.position).toBeLessThan(17);
+    expect(frames[waveStart]!.played).toEqual(["happy/wave@18"]);
+    for (const f of frames.slice(0, waveStart)) {
+      expect(f.expressions.happy).toBe(0);
+      expect(f.motion).toBeNull();
+    }
+    expect(frames[waveStart]!.expressions.happy).toBeGreaterThan(0);
+    expect(frames[waveStart + 6]!.expressions.happy).toBe(1);
+    const sadStart = firstAt((f) => (f.expressions.sad ?? 0) > 0);
+    expect(frames[sadStart]!.position).toBe(42);
+    expect(frames[sadStart]!.played).toEqual(["happy/wave@18", "sad/@42"]);
+    expect(frames.at(-1)!.expressions).toEqual({ happy: 0, sad: 1 });
+  }, 240_000);
+
+  it("plays a VRMA clip mapped to a motion id, and ignores unknown ids", async () => {
+    await create({ motions: { ...DEFAULT_MOTIONS, greet: "vrma_test" } });
+    await setSize(80, 100);
+    await load(DEFAULT_VRM);
+    await h.page.evaluate((u) => window.harness.loadClip("vrma_test", u), url(FIXTURE.vrma));
+    await step(1 / 30);
+    const rest = (await inspect()).bones;
+    const result = await h.page.evaluate(() =>
+      window.harness.playCue({ motion_id: "greet", emotion_id: "nope" }),
+    );
+    expect(result).toEqual({ motion: "played", emotion: "unknown" });
+    await step(1 / 30, 12);
+    const moving = await inspect();
+    expect(moving.motion).toBe("greet");
+    expect(moving.bones).not.toEqual(rest);
+    expect(await h.page.evaluate(() => window.harness.playCue({ motion_id: "moonwalk" }))).toEqual({
+      motion: "unknown",
+      emotion: "none",
+    });
+  }, 240_000);
+
+  it("keeps the previous model when a file is broken, with a clear message", async () => {
+    await create();
+    await setSize(80, 100);
+    await load(DEFAULT_VRM);
+    const garbage = await h.page.evaluate(() => window.harness.load([1, 2, 3, 4, 5, 6, 7, 8]));
+    expect(garbage.ok).toBe(false);
+    expect(!garbage.ok && garbage.error.startsWith(LOAD_ERRORS.unreadable)).toBe(true);
+    const animationOnly = await load(FIXTURE.vrma);
+    expect(animationOnly).toEqual({ ok: false, error: LOAD_ERRORS.notVrm });
+    expect((await inspect()).loaded).toBe("Yui");
+    expect((await step(1 / 60)).opaque).toBeGreaterThan(0);
+  }, 240_000);
+
+  it("shows only the newest of overlapping loads", async () => {
+    await create();
+    await setSize(80, 100);
+    for (const [first, last, name] of [
+      [FIXTURE.mtoon, DEFAULT_VRM, "Yui"],
+      [DEFAULT_VRM, FIXTURE.mtoon, "VRMC_materials_mtoon UV Animation Test"],
+    ] as const) {
+      const results = await h.page.evaluate((u) => window.harness.loadRace(u), [url(first), url(last)]);
+      expect(results).toEqual([
+        { status: "superseded" },
+        expect.objectContaining({ status: "loaded", name }),
+      ]);
+      expect((await inspect()).loaded).toBe(name);
+    }
+  }, 240_000);
+
+  it("leaves GPU resources and the JS heap where they started after twenty model switches", async () => {
+    await create();
+    await setSize(64, 80);
+    const cdp = await h.page.context().newCDPSession(h.page);
+    const heap = async () => {
+      await cdp.send("HeapProfiler.collectGarbage");
+      await cdp.send("HeapProfiler.collectGarbage");
+      return (await cdp.send("Runtime.getHeapUsage")).usedSize;
+    };
+    const models = [DEFAULT_VRM, FIXTURE.mtoon];
+    const cycle = async (i: number) => {
+      expect((await load(models[i % 2]!)).ok).toBe(true);
+      await step(1 / 60);
+    };
+    // Two warm-up switches compile every shader program both models need.
+    await cycle(0);
+    await cycle(1);
+    await cycle(0);
+    const start = { gpu: (await inspect()).renderer, heap: await heap() };
+    for (let i = 1; i <= 20; i++) await cycle(i);
+    const end = { gpu: (await inspect()).renderer, heap: await heap() };
+    expect(end.gpu.geometries).toBe(start.gpu.geometries);
+    expect(end.gpu.textures).toBe(start.gpu.textures);
+    expect(end.gpu.programs).toBeLessThanOrEqual(start.gpu.programs + 2);
+    expect(end.heap).toBeLessThan(start.heap * 1.1 + 2_000_000);
+    await cdp.detach();
+  }, 300_000);
+
+  it("stops rendering while the window is hidden and resumes when shown", async () => {
+    await h.page.evaluate(() => window.harness.create({ antialias: false, idle: true }));
+    await setSize(64, 80);
+    await load(DEFAULT_VRM);
+    await h.page.waitForFunction(() => window.harness.inspect().frames > 3, null, { timeout: 120_000 });
+    await h.page.evaluate(() => window.harness.setHidden(true));
+    const hidden = await inspect();
+    expect(hidden.running).toBe(false);
+    await h.page.waitForTimeout(1000);
+    expect((await inspect()).frames).toBe(hidden.frames);
+    await h.page.evaluate(() => window.harness.setHidden(false));
+    expect((await inspect()).running).toBe(true);
+    await h.page.waitForFunction((n) => window.harness.inspect().frames > n + 2, hidden.frames, {
+      timeout: 120_000,
+    });
+  }, 240_000);
+
+  it("blinks on its own and reacts to a click on the character, not on the background", async () => {
+    await create({ idle: true });
+    await setSize(120, 160);
+    await load(DEFAULT_VRM);
+    // The first blink comes 2 s into idle life; it lasts a sixth of a second, so sample finely.
+    await step(1.95);
+    const blink: number[] = [];
+    for (let i = 0; i < 8; i++) {
+      await step(0.03);
+      blink.push((await inspect()).expressions.blink ?? 0);
+    }
+    expect(Math.max(...blink)).toBeGreaterThan(0.5);
+    expect(blink.at(-1)).toBe(0);
+    const { box } = await step(1 / 60);
+    const canvas = await h.page.locator("canvas").boundingBox();
+    await h.page.mouse.click(canvas!.x + 2, canvas!.y + 2);
+    await step(1 / 60);
+    expect((await inspect()).motion).toBeNull();
+    await h.page.mouse.click(canvas!.x + (box[0] + box[2]) / 2, canvas!.y + (box[1] + box[3]) / 2);
+    await step(1 / 60);
+    expect((await inspect()).motion).toBe("poke_reaction");
+  }, 240_000);
+
+  it("renders the default character's expressions and motions, saved as screenshots", async () => {
+    await create({ framing: "bust", antialias: true, blendIn: 0.1 });
+    await setSize(360, 420);
+    await load(DEFAULT_VRM);
+    const shots: Record<string, number> = {};
+    for (const emotion of ["neutral", "happy", "sad", "angry", "surprised", "relaxed", "shy", "thinking"]) {
+      await h.page.evaluate((e) => window.harness.playCue({ emotion_id: e }), emotion);
+      shots[emotion] = (await step(0.25, 2)).hash;
+      await h.page
+        .locator("canvas")
+        .screenshot({ path: resolve(OUT, `default-${emotion}.png`), omitBackground: true });
+      if (emotion !== "neutral") {
+        expect(shots[emotion], emotion).not.toBe(shots.neutral);
+        // The face's morph targets really moved (what is drawn, after three-vrm's override rules).
+        const morphs = Object.values((await inspect()).morphs).flat();
+        expect(Math.max(...morphs), emotion).toBeGreaterThan(0.3);
+      }
+    }
+    await h.page.evaluate(() => window.harness.playCue({ emotion_id: "happy", motion_id: "wave" }));
+    await step(0.25, 4);
+    await h.page
+      .locator("canvas")
+      .screenshot({ path: resolve(OUT, "default-happy-wave.png"), omitBackground: true });
+    await create({ framing: "full", antialias: true });
+    await setSize(360, 480);
+    await load(DEFAULT_VRM);
+    await h.page.evaluate(() => window.harness.playCue({ motion_id: "cheer", emotion_id: "happy" }));
+    await step(0.15, 3);
+    await h.page
+      .locator("canvas")
+      .screenshot({ path: resolve(OUT, "default-full-cheer.png"), omitBackground: true });
+  }, 300_000);
+});
