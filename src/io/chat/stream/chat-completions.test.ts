@@ -364,6 +364,34 @@ describe("Chat Completions stream tolerance", () => {
     expect(end).toMatchObject({ outcome: "error", error: "backend error: rate limited" });
   });
 
+  it("a server that ignores stream: true and answers one JSON completion is read the same way", async () => {
+    const completion = {
+      id: "c",
+      object: "chat.completion",
+      choices: [
+        {
+          index: 0,
+          message: {
+            role: "assistant",
+            content: "Hi!",
+            tool_calls: [
+              {
+                id: "c1",
+                type: "function",
+                function: { name: "generate_express", arguments: '{"emotion_id":"happy"}' },
+              },
+            ],
+          },
+          finish_reason: "tool_calls",
+        },
+      ],
+    };
+    backend.enqueue({ headers: { "content-type": "application/json" }, body: JSON.stringify(completion) });
+    const { end, events } = await turn(engine(), "q");
+    expect(end).toMatchObject({ outcome: "spoken", text: "Hi!" });
+    expect(events.find((e) => e.type === "cue")).toMatchObject({ arguments: { emotion_id: "happy" } });
+  });
+
   it("Hermes tool progress events show as backend tool status", async () => {
     const body = sse(
       { event: "hermes.tool.progress", data: { tool_call_id: "h1", name: "terminal", status: "started" } },

@@ -5,8 +5,8 @@ import { type AnsweredCall, CallRunner } from "./calls.ts";
 import { readChatResponse } from "./chat-completions.ts";
 import { BackendError, postJson } from "./http.ts";
 import { readResponsesResponse } from "./responses.ts";
-import { readSse, StreamStalledError } from "./sse.ts";
-import { errorMessage, joinUrl, MAX_TOOL_ROUND_TRIPS, speechSeparator } from "./stream-helpers.ts";
+import { readSse, type SseEvent, StreamStalledError } from "./sse.ts";
+import { bodyStart, errorMessage, joinUrl, MAX_TOOL_ROUND_TRIPS, speechSeparator } from "./stream-helpers.ts";
 import type {
   EngineEvent,
   EngineOptions,
@@ -86,6 +86,10 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
     const stream = async (url: string, body: Obj) => {
       emit({ type: "request", n: ++requestCount, url, body });
       const res = await postJson(fetchFn, url, body, headers, signal);
+      // A server that ignores stream: true answers one JSON document: read it as one final event.
+      if (/\bjson\b/i.test(res.headers.get("content-type") ?? "")) {
+        return wholeResponse(await res.text(), opts.transport);
+      }
       return readSse(res.body!, { idleMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_MS, signal });
     };
     const newRunner = () =>
@@ -124,7 +128,9 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
           const body = withModel(opts.model, { messages, ...toolsKey(declared), stream: true });
           const res = await readChatResponse(await stream(url, body), runner, onText, emit);
           const answered = await runner.settle();
-          const waiting = res.text === "" && res.finishReason === "tool_calls";
+          // "function_call" is the legacy spelling some servers still send.
+          const waiting =
+            res.text === "" && (res.finishReason === "tool_calls" || res.finishReason === "function_call");
           if (!shouldAnswer(answered, waiting) || roundTrips >= MAX_TOOL_ROUND_TRIPS) break;
           roundTrips++;
           messages.push(...chatRoundTrip(res.text, answered));
@@ -200,6 +206,23 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
       session.pendingOutputs = [];
     },
   };
+}
+
+/** One non-streamed answer as the single event a stream would have ended with. */
+async function* wholeResponse(text: string, transport: "chat" | "responses"): AsyncGenerator<SseEvent> {
+  let doc: unknown;
+  try {
+    doc = JSON.parse(text);
+  } catch {
+    throw new BackendError(
+      `backend answered a body that is neither an event stream nor JSON: ${bodyStart(text)}`,
+    );
+  }
+  const obj = doc !== null && typeof doc === "object" ? (doc as Obj) : null;
+  if (obj && "error" in obj) yield { event: undefined, data: text };
+  else if (transport === "responses" && obj && !("type" in obj)) {
+    yield { event: undefined, data: JSON.stringify({ type: "response.completed", response: doc }) };
+  } else yield { event: undefined, data: text };
 }
 
 /**

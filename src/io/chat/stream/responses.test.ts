@@ -158,6 +158,31 @@ describe("Responses round trip", () => {
     expect(events.filter((e) => e.type === "tool_call")).toHaveLength(1);
   });
 
+  it("a call named only when its item completes still runs once, with that name", async () => {
+    const body = sse(
+      { type: "response.created", response: { id: "r1" } },
+      {
+        type: "response.output_item.added",
+        output_index: 0,
+        item: { type: "function_call", id: "fc_1", call_id: "c1", arguments: "" },
+      },
+      { type: "response.function_call_arguments.done", item_id: "fc_1", output_index: 0, arguments: "{}" },
+      {
+        type: "response.output_item.done",
+        output_index: 0,
+        item: { type: "function_call", id: "fc_1", call_id: "c1", name: "lookup", arguments: "{}" },
+      },
+      { type: "response.completed", response: { id: "r1" } },
+    );
+    backend.enqueue({ body }, { body: responsesStream({ id: "r2", text: ["42."] }) });
+    const { events, end } = await turn(engine(), "q");
+    expect(events.filter((e) => e.type === "tool_call")).toEqual([
+      { type: "tool_call", call_id: "c1", name: "lookup", arguments: {}, result: "42" },
+    ]);
+    expect(events.some((e) => e.type === "tool_status")).toBe(false);
+    expect(end.text).toBe("42.");
+  });
+
   it("a cue-only response with no text sends the results back", async () => {
     backend.enqueue(
       {
@@ -318,6 +343,17 @@ describe("Responses round trip", () => {
     );
     const { end } = await turn(engine(), "q");
     expect(end).toMatchObject({ outcome: "spoken", text: "It's 42.", response_id: "r2" });
+  });
+
+  it("a server that ignores stream: true and answers one JSON response is read the same way", async () => {
+    const response = {
+      id: "r9",
+      object: "response",
+      output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text: "Plain." }] }],
+    };
+    backend.enqueue({ headers: { "content-type": "application/json" }, body: JSON.stringify(response) });
+    const { end } = await turn(engine(), "q");
+    expect(end).toMatchObject({ outcome: "spoken", text: "Plain.", response_id: "r9" });
   });
 
   it("response.failed ends the turn with its message", async () => {

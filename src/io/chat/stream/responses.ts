@@ -54,7 +54,7 @@ export async function readResponsesResponse(
     let call = calls.get(itemId);
     if (!call) {
       const isFunction = item.type === "function_call";
-      const name = str(item.name) || str(item.type);
+      const name = isFunction ? str(item.name) : str(item.name) || str(item.type);
       call = {
         itemId,
         callId: str(item.call_id) || itemId,
@@ -66,13 +66,18 @@ export async function readResponsesResponse(
       };
       calls.set(itemId, call);
       byIndex.set(call.position, call);
-      if (call.backend) emit({ type: "tool_status", call_id: call.callId, name, status: "running" });
+      if (call.backend && name) emit({ type: "tool_status", call_id: call.callId, name, status: "running" });
+    } else if (!call.name && str(item.name)) {
+      // Some servers name the call only when the item completes.
+      call.name = str(item.name);
+      call.backend = item.type !== "function_call" || !runner.isClientTool(call.name);
     }
     return call;
   };
 
   const releaseWith = (call: CallItem, args: unknown) => {
-    if (call.released || typeof args !== "string") return;
+    // A call runs once, and only when both its name and its complete arguments are known.
+    if (call.released || typeof args !== "string" || !call.name) return;
     call.released = true;
     call.arguments = args;
     order.set(call.callId, call.position);
