@@ -10,13 +10,14 @@ import {
   BROWSER_RESULT_PREFIX,
   BROWSER_TIMINGS,
   MAX_SCREENSHOTS,
+  RESULT_CAP_BYTES,
   SCREENSHOT_MAX_EDGE,
 } from "../../src/io/chat/tools/browser/results.ts";
 import type { ToolResult } from "../../src/io/chat/tools/client-tools.ts";
 import { runCli } from "./cli-process.ts";
 import { locateEgoBrowser } from "./locate.ts";
 import { buildScript, spaceName } from "./prelude.ts";
-import { composeScriptText } from "./result-text.ts";
+import { composeScriptText, cutUtf8 } from "./result-text.ts";
 import {
   collectScreenshots,
   createShotFolder,
@@ -160,8 +161,9 @@ export async function browserGuide(
   if (!outcome.started) return BROWSER_RESULT_PREFIX.failedToStart + outcome.reason;
   if (outcome.killed) return BROWSER_RESULT.skillTimedOut;
   if (outcome.code !== 0) {
-    const stderr = outcome.stderr.text().output.trim();
-    return BROWSER_RESULT_PREFIX.skillFailed + (stderr || exitDescription(outcome.code, outcome.signal));
+    const stderr = outcome.stderr.text().output.trim() || exitDescription(outcome.code, outcome.signal);
+    const room = RESULT_CAP_BYTES - Buffer.byteLength(BROWSER_RESULT_PREFIX.skillFailed);
+    return BROWSER_RESULT_PREFIX.skillFailed + cutUtf8(stderr, room);
   }
   return outcome.stdout.text().output;
 }

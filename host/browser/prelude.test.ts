@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { BROWSER_TIMINGS } from "../../src/io/chat/tools/browser/results.ts";
 import { buildScript, CODE_LINE_OFFSET, spaceName } from "./prelude.ts";
@@ -18,6 +20,12 @@ try {
 `;
 
 describe("buildScript", () => {
+  it("starts from the prelude of the reference page", () => {
+    const page = readFileSync(join(import.meta.dirname, "..", "..", "docs", "client-tools.md"), "utf8");
+    const start = page.indexOf("const __yuiDeadline");
+    expect(page.slice(start, page.indexOf("```", start))).toBe(SPEC_PRELUDE);
+  });
+
   it("is byte-for-byte the spec's prelude with the space, folder and the spec's deadline filled in", () => {
     const code = 'console.log("a");\nconsole.log("b");';
     const script = buildScript({
