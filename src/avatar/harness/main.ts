@@ -1,3 +1,4 @@
+import * as THREE from "three";
 import { type AnchoredCue, createCueScheduler } from "../cues.ts";
 import { createStage, type Stage, type StageInspection, type StageOptions } from "../stage.ts";
 
@@ -116,6 +117,47 @@ const harness = {
   setHidden(hidden: boolean) {
     Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
     document.dispatchEvent(new Event("visibilitychange"));
+  },
+  /**
+   * Benchmark: times `frames` stage frames (update + render, waited for with a 1-pixel readback so the
+   * GPU work is counted) after `warmup` untimed ones; returns milliseconds per frame.
+   */
+  benchStage(frames: number, warmup: number): number[] {
+    const s = need();
+    const gl = s.renderer.getContext();
+    const px = new Uint8Array(4);
+    const times: number[] = [];
+    for (let i = 0; i < warmup + frames; i++) {
+      const t0 = performance.now();
+      s.step(1 / 60);
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      if (i >= warmup) times.push(performance.now() - t0);
+    }
+    return times;
+  },
+  /** Benchmark baseline: the same loop over an empty three.js scene on a same-sized canvas. */
+  benchEmpty(frames: number, warmup: number): number[] {
+    const c = document.createElement("canvas");
+    c.style.cssText = canvas.style.cssText;
+    c.width = canvas.width;
+    c.height = canvas.height;
+    document.body.appendChild(c);
+    const renderer = new THREE.WebGLRenderer({ canvas: c, alpha: true, antialias: true });
+    renderer.setSize(canvas.width, canvas.height, false);
+    const scene = new THREE.Scene();
+    const camera = new THREE.PerspectiveCamera(28, canvas.width / canvas.height, 0.05, 50);
+    const gl = renderer.getContext();
+    const px = new Uint8Array(4);
+    const times: number[] = [];
+    for (let i = 0; i < warmup + frames; i++) {
+      const t0 = performance.now();
+      renderer.render(scene, camera);
+      gl.readPixels(0, 0, 1, 1, gl.RGBA, gl.UNSIGNED_BYTE, px);
+      if (i >= warmup) times.push(performance.now() - t0);
+    }
+    renderer.dispose();
+    c.remove();
+    return times;
   },
   /** Resizes the canvas (CSS pixels) and the stage with it. */
   setSize(width: number, height: number) {
