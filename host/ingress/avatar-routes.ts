@@ -1,0 +1,99 @@
+/**
+ * The avatar routes the avatar mod calls: body state, perch targets and the five gestures, forwarded to
+ * main's avatar executor (docs/signals-ingress.md "The avatar routes").
+ */
+import { z } from "zod";
+import {
+  type AvatarExecutor,
+  BODY_ACTION_RESULTS,
+  BODY_ACTIONS,
+  type BodyActionArgs,
+  type BodyActionResult,
+  PEEK_SIDES,
+  SPOTS,
+} from "../../src/io/chat/tools/avatar.ts";
+import { INGRESS_ERRORS } from "./messages.ts";
+
+/** How long a gesture or a read may run before it answers timeout. */
+export interface AvatarTimeouts {
+  gestureMs: number;
+  readMs: number;
+}
+export const DEFAULT_AVATAR_TIMEOUTS: AvatarTimeouts = { gestureMs: 60_000, readMs: 10_000 };
+
+/** The read routes: path → executor method and the answer's field. */
+export const AVATAR_READS = {
+  "/avatar/body": { field: "body", read: (ex: AvatarExecutor) => ex.bodyState() },
+  "/avatar/perch-targets": { field: "perch_targets", read: (ex: AvatarExecutor) => ex.perchTargets() },
+} as const;
+
+type FieldRule = { schema: z.ZodType; required: boolean; rule: string };
+// Each gesture's fields: schema, whether required, and the words of its 400.
+const GESTURE_FIELDS: Record<(typeof BODY_ACTIONS)[number], Record<string, FieldRule>> = {
+  sit_on_window: {
+    app: { schema: z.string().min(1).max(256), required: true, rule: "an app name of 1 to 256 characters" },
+  },
+  peek: { side: { schema: z.enum(PEEK_SIDES), required: true, rule: `one of ${PEEK_SIDES.join(", ")}` } },
+  move_to: {
+    spot: { schema: z.enum(SPOTS), required: true, rule: `one of ${SPOTS.join(", ")}` },
+    monitor: { schema: z.number().int().min(0), required: false, rule: "an integer >= 0, or null" },
+  },
+  stand: {},
+  go_to_bed: {},
+};
+
+/** The gesture a POST path names, or undefined. */
+export function gestureOf(path: string): (typeof BODY_ACTIONS)[number] | undefined {
+  const m = /^\/avatar\/([a-z_]+)$/.exec(path);
+  return m && (BODY_ACTIONS as readonly string[]).includes(m[1]!)
+    ? (m[1] as (typeof BODY_ACTIONS)[number])
+    : undefined;
+}
+
+/** Checks a gesture's body; answers its BodyActionArgs or the 400 message naming the field. */
+export function parseGesture(action: (typeof BODY_ACTIONS)[number], body: unknown): BodyActionArgs | string {
+  if (body === undefined) body = {};
+  if (typeof body !== "object" || body === null || Array.isArray(body)) return INGRESS_ERRORS.notObject;
+  const obj = body as Record<string, unknown>;
+  const args: Record<string, unknown> = { action };
+  for (const [name, f] of Object.entries(GESTURE_FIELDS[action])) {
+    const v = obj[name];
+    // An empty app is as good as none (body_action reads it the same way); null is "not given".
+    if (v === undefined || v === null || v === "") {
+      if (f.required) return INGRESS_ERRORS.missingField(name);
+      continue;
+    }
+    if (!f.schema.safeParse(v).success) return INGRESS_ERRORS.invalidField(name, f.rule);
+    args[name] = v;
+  }
+  return args as BodyActionArgs;
+}
+
+/** Whether the executor answered a word of the table. */
+export function isBodyActionResult(v: unknown): v is BodyActionResult {
+  return typeof v === "string" && (BODY_ACTION_RESULTS as readonly string[]).includes(v);
+}
+
+/** Races work against a timeout and a hang-up; "timeout" when the time ran out first. */
+export async function withDeadline<T>(
+  ms: number,
+  hangUp: AbortSignal,
+  work: (signal: AbortSignal) => Promise<T>,
+): Promise<T | "timeout"> {
+  const ac = new AbortController();
+  const onHangUp = () => ac.abort(new Error("the caller hung up"));
+  hangUp.addEventListener("abort", onHangUp, { once: true });
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<"timeout">((resolve) => {
+    timer = setTimeout(() => {
+      ac.abort(new Error("timeout"));
+      resolve("timeout");
+    }, ms);
+  });
+  try {
+    return await Promise.race([work(ac.signal), deadline]);
+  } finally {
+    clearTimeout(timer);
+    hangUp.removeEventListener("abort", onHangUp);
+  }
+}

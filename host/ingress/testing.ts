@@ -1,0 +1,64 @@
+// Test helpers for the ingress and the avatar mod: a scripted executor and a free loopback port.
+import { createServer } from "node:net";
+import type { AvatarExecutor, BodyActionArgs, BodyActionResult } from "../../src/io/chat/tools/avatar.ts";
+
+/** One recorded gesture: its arguments and the signal it was given. */
+export interface GestureCall {
+  args: BodyActionArgs;
+  signal: AbortSignal;
+}
+
+/** An AvatarExecutor that answers from a script and records what it was asked. */
+export interface ScriptedExecutor extends AvatarExecutor {
+  calls: GestureCall[];
+  /** The next answers of bodyAction, in order (then "ok"); a function runs with the call. */
+  script: Array<BodyActionResult | ((c: GestureCall) => Promise<BodyActionResult>)>;
+  body: unknown;
+  perch: unknown;
+}
+
+/** Creates a scripted executor with the given state answers. */
+export function scriptedExecutor(body: unknown = {}, perch: unknown = {}): ScriptedExecutor {
+  const ex: ScriptedExecutor = {
+    calls: [],
+    script: [],
+    body,
+    perch,
+    async bodyAction(args, signal) {
+      const call = { args, signal };
+      ex.calls.push(call);
+      const next = ex.script.shift() ?? "ok";
+      return typeof next === "function" ? next(call) : next;
+    },
+    async bodyState() {
+      return ex.body;
+    },
+    async perchTargets() {
+      return ex.perch;
+    },
+    async screenshot() {
+      return null;
+    },
+  };
+  return ex;
+}
+
+/** A port free on 127.0.0.1 right now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** Resolves when the signal aborts. */
+export function aborted(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve();
+    else signal.addEventListener("abort", () => resolve(), { once: true });
+  });
+}
