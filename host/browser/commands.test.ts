@@ -206,16 +206,19 @@ describe("browser_run: the 64 KiB cap through the stand-in", () => {
 });
 
 describe("browser_run: the backstop", () => {
-  it("kills the CLI, answers unknown, and the script runs on; the next host start deletes the folder it recreates", async () => {
-    const h = await harness({ config: { deadlineMs: 20_000, backstopMs: 3_500 } });
+  it("kills the CLI, answers unknown with the screenshots so far, and the script runs on; the next host start deletes the folder it recreates", async () => {
+    // Room before the kill for the first screenshot even on a loaded machine (sharp loads in the script).
+    const h = await harness({ config: { deadlineMs: 20_000, backstopMs: 5_000 } });
     const code = [
-      "const page = await task.newPage();",
+      "const page = await task.newPage({ width: 1920, height: 1080 });",
+      "await screenshot(page);",
       'console.log("blocking");',
-      "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5_000);",
+      "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 6_500);",
       "await screenshot(page);",
     ].join("\n");
-    const text = textOf(await run(h, "alice", code));
-    expect(text).toBe(`${BROWSER_RESULT.unknown}\n${UNTRUSTED_LINE}\nblocking`);
+    const result = (await run(h, "alice", code)) as ImageResult;
+    expect(result.text).toBe(BROWSER_RESULT.unknown);
+    expect(await Promise.all(result.images.map(jpegSize))).toEqual([[1280, 720, "jpeg"]]);
     expect(await leftoverFolders(h.standin.tmp)).toEqual([]);
     // The script outlived its CLI and wrote a screenshot into a folder the host had already deleted.
     const exit = await waitFor(async () => (await h.standin.events()).find((e) => e.event === "script-exit"));

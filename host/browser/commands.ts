@@ -121,10 +121,16 @@ export async function browserRun(
     });
     if (!outcome.started) return BROWSER_RESULT_PREFIX.failedToStart + outcome.reason;
 
+    // After a backstop kill the script's state is unknown: the answer is that exact string (the spec's status
+    // lines are the two failures only), with whatever screenshots it took for the backend to inspect.
+    if (outcome.killed) {
+      return shots.images.length > 0
+        ? { text: BROWSER_RESULT.unknown, images: shots.images }
+        : BROWSER_RESULT.unknown;
+    }
     const { output, overflow } = outcome.stderr.text();
-    const status = outcome.killed
-      ? BROWSER_RESULT.unknown
-      : outcome.code === 0
+    const status =
+      outcome.code === 0
         ? undefined
         : outcome.stderr.sawDeadline
           ? BROWSER_RESULT.deadline

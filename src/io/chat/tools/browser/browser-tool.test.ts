@@ -156,9 +156,7 @@ describe("browser tool: results through the host and the stand-in ego-browser", 
     // Blocking the event loop keeps the script's own deadline from firing: only the backstop ends the call.
     const code =
       'console.log("blocking");\nAtomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 5_000);';
-    const text = textOf(await h.call({ code }));
-    expect(text.split("\n")[0]).toBe(row(BROWSER_RESULT.unknown));
-    expect(text).toContain(UNTRUSTED_LINE);
+    expect(await h.call({ code })).toBe(row(BROWSER_RESULT.unknown));
     // The killed CLI left the script running; let it end before the sandbox goes.
     expect((await h.standin.events()).some((e) => e.event === "exit")).toBe(false);
     await waitFor(async () =>
