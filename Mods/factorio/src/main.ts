@@ -15,6 +15,8 @@ try {
 const mod = await startMod(config, port);
 process.stdout.write(`[factorio] listening on ${mod.url}\n`);
 const stop = () => {
+  // A client holding a stream open must not keep the Mod alive past a stop request.
+  setTimeout(() => process.exit(0), 3000).unref();
   void mod.close().then(() => process.exit(0));
 };
 process.on("SIGINT", stop);
