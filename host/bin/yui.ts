@@ -6,12 +6,14 @@ type Main = (argv: string[]) => Promise<number>;
 // Each subcommand lives in its own module exporting `main(argv): Promise<number>`.
 const commands: Record<string, string> = {
   chat: "../chat/cli.ts",
+  serve: "../server/serve-cli.ts",
   store: "../store/cli.ts",
   tools: "../chat/tools-cli.ts",
 };
 
 async function run(argv: string[]): Promise<number> {
-  const [cmd, ...rest] = argv;
+  // No subcommand (or only options): `yui` starts the host.
+  const [cmd, ...rest] = argv[0] === undefined || argv[0].startsWith("--") ? ["serve", ...argv] : argv;
   const path = cmd ? commands[cmd] : undefined;
   if (!path) {
     process.stderr.write(`usage: yui <${Object.keys(commands).join("|")}> [options]\n`);

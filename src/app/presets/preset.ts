@@ -74,7 +74,7 @@ export const DEFAULT_PRESET: Preset = {
   avatar: "",
   voice: "",
   persona: "",
-  backend: { transport: "chat", base_url: "http://127.0.0.1:8000/v1" },
+  backend: { transport: "chat", base_url: "http://127.0.0.1:11434/v1" },
 };
 
 /** Store keys for presets (documented in docs/store.md). */

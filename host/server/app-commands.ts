@@ -1,0 +1,150 @@
+/**
+ * The commands the windows invoke over the bridge (docs/app.md): store writes (never a secret's value back),
+ * API keys (write-only), the backend's model list and connection test, the vocabulary file, the user's
+ * relation slider, and the browser tool's host side.
+ */
+import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { dirname } from "node:path";
+import { z } from "zod";
+import { PRESET_KEYS, type Preset, PresetIdSchema } from "../../src/app/presets/preset.ts";
+import { getPreset } from "../../src/app/presets/presets.ts";
+import { setRelationByUser } from "../../src/app/relations/access.ts";
+import { RELATION_MAX, RELATION_MIN } from "../../src/app/relations/relations.ts";
+import { DEFAULT_VOCABULARY, parseVocabulary } from "../../src/app/vocabulary/vocabulary.ts";
+import { registerBrowserCommands } from "../browser/commands.ts";
+import type { CommandTable } from "../commands.ts";
+import { isSecretKey } from "../store/schema.ts";
+import type { Store } from "../store/store.ts";
+import { reasonOf } from "./proxy.ts";
+
+/** Connection-test verdicts, written once (the settings show them as is). */
+export const TEST_VERDICTS = {
+  ok: (n: number) => (n ? `Connected: the backend lists ${n} model${n === 1 ? "" : "s"}.` : "Connected."),
+  noList: (status: number) => `Connected, but the backend offers no model list (HTTP ${status} on /models).`,
+  auth: (status: number) => `The backend refused the API key (HTTP ${status}). Check the key in settings.`,
+  status: (status: number) => `The backend answered HTTP ${status} on /models.`,
+  unreachable: (url: string, reason: string) => `Cannot reach ${url} (${reason}). Is the backend running?`,
+  noBase: "This preset has no base URL yet.",
+} as const;
+
+const PresetArg = z.object({ presetId: PresetIdSchema });
+const SetArg = z.object({ key: z.string().min(1), value: z.unknown() });
+const KeyArg = z.object({ key: z.string().min(1) });
+const ApiKeyArg = z.object({ presetId: PresetIdSchema, key: z.string().max(4096) });
+const SliderArg = z.object({
+  presetId: PresetIdSchema,
+  target: z.string().min(1),
+  value: z.int().min(RELATION_MIN).max(RELATION_MAX),
+});
+
+export interface AppCommandDeps {
+  store: Store;
+  apiKey(preset: Preset): string | undefined;
+  /** The vocabulary file (data directory). */
+  vocabularyFile: string;
+  fetch?: typeof fetch;
+  /** Skip browser_run/browser_guide (tests that do not need them). */
+  browser?: boolean;
+}
+
+function parse<T>(schema: z.ZodType<T>, args: unknown): T {
+  const r = schema.safeParse(args);
+  if (!r.success) throw new Error(`invalid arguments: ${r.error.issues.map((i) => i.message).join("; ")}`);
+  return r.data;
+}
+
+/** Registers every app command on the table; resolves once the browser commands are mounted. */
+export async function registerAppCommands(table: CommandTable, deps: AppCommandDeps): Promise<void> {
+  const { store } = deps;
+  const fetchFn = deps.fetch ?? fetch;
+  const presetOf = (args: unknown): Preset => {
+    const { presetId } = parse(PresetArg, args);
+    const p = getPreset(store, presetId);
+    if (!p) throw new Error(`unknown preset ${presetId}`);
+    return p;
+  };
+
+  table.register("store_set", async (args) => {
+    const { key, value } = parse(SetArg, args);
+    if (isSecretKey(key)) throw new Error(`${key} is a secret: set it with api_key_set`);
+    store.set(key, value, "user");
+    return null;
+  });
+  table.register("store_delete", async (args) => {
+    const { key } = parse(KeyArg, args);
+    if (isSecretKey(key)) throw new Error(`${key} is a secret: set it with api_key_set`);
+    return store.delete(key, "user");
+  });
+  table.register("api_key_set", async (args) => {
+    const { presetId, key } = parse(ApiKeyArg, args);
+    if (key) store.set(PRESET_KEYS.apiKey(presetId), key, "user");
+    else store.delete(PRESET_KEYS.apiKey(presetId), "user");
+    return null;
+  });
+  // Whether a key is in force, never the key: stored, or the environment's for the environment's backend.
+  table.register("api_key_status", async (args) => {
+    const preset = presetOf(args);
+    const stored = store.get(PRESET_KEYS.apiKey(preset.id));
+    return {
+      stored: typeof stored === "string" && stored !== "",
+      inForce: deps.apiKey(preset) !== undefined,
+    };
+  });
+
+  async function models(preset: Preset, signal?: AbortSignal) {
+    const base = preset.backend.base_url?.replace(/\/+$/, "");
+    if (!base) return { ok: false, verdict: TEST_VERDICTS.noBase, models: [] as string[] };
+    const key = deps.apiKey(preset);
+    let res: Response;
+    try {
+      res = await fetchFn(`${base}/models`, {
+        headers: key ? { authorization: `Bearer ${key}` } : {},
+        signal: AbortSignal.any([AbortSignal.timeout(10_000), ...(signal ? [signal] : [])]),
+      });
+    } catch (e) {
+      const cause = (e as { cause?: unknown }).cause ?? e;
+      return { ok: false, verdict: TEST_VERDICTS.unreachable(base, reasonOf(cause)), models: [] };
+    }
+    if (res.status === 401 || res.status === 403) {
+      return { ok: false, verdict: TEST_VERDICTS.auth(res.status), models: [] };
+    }
+    if (res.status === 404 || res.status === 405)
+      return { ok: true, verdict: TEST_VERDICTS.noList(res.status), models: [] };
+    if (!res.ok) return { ok: false, verdict: TEST_VERDICTS.status(res.status), models: [] };
+    const body = (await res.json().catch(() => null)) as { data?: { id?: unknown }[] } | null;
+    const ids = (body?.data ?? []).map((m) => m.id).filter((id): id is string => typeof id === "string");
+    return { ok: true, verdict: TEST_VERDICTS.ok(ids.length), models: ids.sort() };
+  }
+  table.register("backend_test", async (args, opts) => models(presetOf(args), opts?.signal));
+
+  table.register("vocabulary_get", async () => {
+    let text: string;
+    try {
+      text = readFileSync(deps.vocabularyFile, "utf8");
+    } catch {
+      return { vocabulary: DEFAULT_VOCABULARY, file: deps.vocabularyFile, shipped: true };
+    }
+    const r = parseVocabulary(text, deps.vocabularyFile);
+    if (!r.ok) return { vocabulary: DEFAULT_VOCABULARY, file: deps.vocabularyFile, error: r.error };
+    return { vocabulary: r.value, file: deps.vocabularyFile, shipped: false };
+  });
+  table.register("vocabulary_set", async (args) => {
+    const text = `${JSON.stringify((args as { vocabulary?: unknown } | null)?.vocabulary ?? null, null, 2)}\n`;
+    const r = parseVocabulary(text, deps.vocabularyFile);
+    if (!r.ok) throw new Error(r.error);
+    mkdirSync(dirname(deps.vocabularyFile), { recursive: true });
+    // Whole-file replace: a reader never sees half a vocabulary.
+    const tmp = `${deps.vocabularyFile}.${process.pid}.tmp`;
+    writeFileSync(tmp, text);
+    renameSync(tmp, deps.vocabularyFile);
+    return r.value;
+  });
+
+  table.register("relation_set_by_user", async (args) => {
+    const { presetId, target, value } = parse(SliderArg, args);
+    setRelationByUser(store, presetId, target, value);
+    return null;
+  });
+
+  if (deps.browser !== false) await registerBrowserCommands((n, h) => table.register(n, h));
+}

@@ -1,0 +1,125 @@
+/**
+ * The bridge between windows and the host (Tauri's invoke and events), one WebSocket per window at
+ * `/bridge` (docs/app.md): a window invokes a command and awaits its answer, cancels one it stopped waiting
+ * for, emits an app event to every window, and hears events: store changes (secret keys without their
+ * value), `yui://character-addressed`, signals. The first frame is `hello` with a snapshot of the store.
+ */
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { type WebSocket, WebSocketServer } from "ws";
+import { z } from "zod";
+import type { CommandTable } from "../commands.ts";
+import { isSecretKey, registeredKeys } from "../store/schema.ts";
+import type { Store } from "../store/store.ts";
+
+/** The bridge's route. */
+export const BRIDGE_PATH = "/bridge";
+/** The event a store change becomes. */
+export const STORE_CHANGED_EVENT = "yui://store-changed";
+/** Largest frame a window may send (a vocabulary or a preset fits easily). */
+const MAX_FRAME = 4 * 1024 * 1024;
+
+const WindowFrame = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("invoke"), id: z.number().int(), command: z.string(), args: z.unknown() }),
+  z.object({ type: z.literal("cancel"), id: z.number().int() }),
+  z.object({ type: z.literal("emit"), name: z.string().regex(/^yui:\/\/[a-z0-9-]+$/), payload: z.unknown() }),
+]);
+
+/** Frames the host sends a window. */
+export type HostFrame =
+  | { type: "hello"; snapshot: Record<string, unknown> }
+  | { type: "result"; id: number; ok: true; value: unknown }
+  | { type: "result"; id: number; ok: false; error: string }
+  | { type: "event"; name: string; payload: unknown };
+
+/** Every non-secret value a page may see: stored keys plus the defaults of the exact keys. */
+export function storeSnapshot(store: Store): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const spec of registeredKeys()) {
+    if (!spec.pattern.includes("<") && !spec.secret) out[spec.pattern] = store.get(spec.pattern);
+  }
+  for (const key of store.list()) if (!isSecretKey(key)) out[key] = store.get(key);
+  return out;
+}
+
+export interface Bridge {
+  /** Takes over an upgrade request for BRIDGE_PATH (the caller has checked Host and Origin). */
+  handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void;
+  /** Sends an event to every window. */
+  broadcast(name: string, payload: unknown): void;
+  /** Windows connected now. */
+  size(): number;
+  close(): void;
+}
+
+/** Creates the bridge over the host's command table and store. */
+export function createBridge(commands: CommandTable, store: Store): Bridge {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME });
+  const clients = new Set<WebSocket>();
+  const send = (ws: WebSocket, frame: HostFrame) => {
+    if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
+  };
+  const broadcast = (name: string, payload: unknown) => {
+    for (const ws of clients) send(ws, { type: "event", name, payload });
+  };
+  const offStore = store.onChange((c) => {
+    // A secret's change says only that it changed: the value stays in the host.
+    const payload = c.secret
+      ? { key: c.key, deleted: c.deleted, secret: true }
+      : { key: c.key, value: c.value, deleted: c.deleted, who: c.who };
+    broadcast(STORE_CHANGED_EVENT, payload);
+  });
+
+  wss.on("connection", (ws) => {
+    clients.add(ws);
+    const running = new Map<number, AbortController>();
+    send(ws, { type: "hello", snapshot: storeSnapshot(store) });
+    ws.on("message", async (data, isBinary) => {
+      if (isBinary) return;
+      let frame: z.infer<typeof WindowFrame>;
+      try {
+        frame = WindowFrame.parse(JSON.parse(data.toString()));
+      } catch {
+        // A malformed frame cannot be answered by id; the window's invoke times out on its own terms.
+        return;
+      }
+      if (frame.type === "cancel") {
+        running.get(frame.id)?.abort();
+        return;
+      }
+      if (frame.type === "emit") {
+        broadcast(frame.name, frame.payload);
+        return;
+      }
+      const ac = new AbortController();
+      running.set(frame.id, ac);
+      try {
+        const value = await commands.invoke(frame.command, frame.args, { signal: ac.signal });
+        send(ws, { type: "result", id: frame.id, ok: true, value: value ?? null });
+      } catch (e) {
+        send(ws, { type: "result", id: frame.id, ok: false, error: (e as Error).message || String(e) });
+      } finally {
+        running.delete(frame.id);
+      }
+    });
+    ws.on("close", () => {
+      clients.delete(ws);
+      // The window went away: its pending commands hear that their caller stopped waiting.
+      for (const ac of running.values()) ac.abort();
+    });
+    ws.on("error", () => ws.terminate());
+  });
+
+  return {
+    handleUpgrade(req, socket, head) {
+      wss.handleUpgrade(req, socket, head, (ws) => wss.emit("connection", ws, req));
+    },
+    broadcast,
+    size: () => clients.size,
+    close() {
+      offStore();
+      for (const ws of clients) ws.terminate();
+      wss.close();
+    },
+  };
+}

@@ -1,0 +1,139 @@
+/**
+ * The backend proxy: `/api/backend/<presetId>/v1/<path>` forwards the engine's requests to the preset's own
+ * base URL, adding the API key the host holds. Only the OpenAI-compatible paths pass (chat/completions,
+ * responses, models); bodies stream unbuffered both ways, and a backend that is down answers a 502 whose
+ * message says so in plain words. No key ever travels back to the page.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+import type { Preset } from "../../src/app/presets/preset.ts";
+import { getPreset, type KeyValue } from "../../src/app/presets/presets.ts";
+
+/** The route prefix the page points the engine's baseUrl at: `${PROXY_PREFIX}<presetId>/v1`. */
+export const PROXY_PREFIX = "/api/backend/";
+
+/** The paths under /v1 the proxy forwards, and the methods each takes. */
+export const PROXIED_PATHS: Record<string, readonly string[]> = {
+  "chat/completions": ["POST"],
+  responses: ["POST"],
+  models: ["GET"],
+};
+
+/** The proxy's own answers, written once. */
+export const PROXY_ERRORS = {
+  notFound: "not a proxied path: only chat/completions, responses and models are forwarded",
+  unknownPreset: (id: string) => `unknown preset ${id}`,
+  noBaseUrl: (name: string) => `${name} has no backend base URL: set one in settings`,
+  unreachable: (url: string, reason: string) =>
+    `The backend at ${url} is not reachable (${reason}). Check that it is running, or change the base URL in settings.`,
+  method: "method not allowed",
+} as const;
+
+// Hop-by-hop and credential headers never cross the proxy in either direction.
+const DROP_REQUEST = new Set([
+  "host",
+  "origin",
+  "referer",
+  "cookie",
+  "authorization",
+  "connection",
+  "keep-alive",
+  "transfer-encoding",
+  "upgrade",
+  "content-length",
+  "accept-encoding",
+]);
+const KEEP_RESPONSE = ["content-type", "cache-control", "x-request-id", "openai-processing-ms"];
+
+export interface ProxyDeps {
+  kv: KeyValue;
+  /** The key for a preset's backend, host-side only. */
+  apiKey(preset: Preset): string | undefined;
+}
+
+/** Answers JSON `{error:{message}}`, the shape OpenAI clients (and the engine) read. */
+export function sendError(res: ServerResponse, status: number, message: string): void {
+  const body = JSON.stringify({ error: { message, type: "yui_proxy" } });
+  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
+  res.end(body);
+}
+
+/** Plain words for a connection failure (ECONNREFUSED and friends). */
+export function reasonOf(err: unknown): string {
+  const code = (err as { code?: string }).code;
+  if (code === "ECONNREFUSED") return "connection refused";
+  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "host name not found";
+  if (code === "ETIMEDOUT" || code === "ECONNRESET") return "the connection dropped";
+  return (err as Error).message || String(err);
+}
+
+/** Handles one proxied request; false when the URL is not under PROXY_PREFIX. */
+export function handleProxy(req: IncomingMessage, res: ServerResponse, deps: ProxyDeps): boolean {
+  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  if (!url.pathname.startsWith(PROXY_PREFIX)) return false;
+  const m = /^([^/]+)\/v1\/(.+)$/.exec(url.pathname.slice(PROXY_PREFIX.length));
+  const path = m?.[2];
+  const methods = path ? PROXIED_PATHS[path] : undefined;
+  if (!m || !path || !methods) {
+    sendError(res, 404, PROXY_ERRORS.notFound);
+    return true;
+  }
+  if (!methods.includes(req.method ?? "")) {
+    sendError(res, 405, PROXY_ERRORS.method);
+    return true;
+  }
+  const presetId = decodeURIComponent(m[1]!);
+  const preset = getPreset(deps.kv, presetId);
+  if (!preset) {
+    sendError(res, 404, PROXY_ERRORS.unknownPreset(presetId));
+    return true;
+  }
+  const base = preset.backend.base_url;
+  if (!base) {
+    sendError(res, 400, PROXY_ERRORS.noBaseUrl(preset.name));
+    return true;
+  }
+  forward(req, res, base.replace(/\/+$/, ""), path, deps.apiKey(preset));
+  return true;
+}
+
+function forward(
+  req: IncomingMessage,
+  res: ServerResponse,
+  base: string,
+  path: string,
+  key: string | undefined,
+): void {
+  const upstreamUrl = new URL(`${base}/${path}`);
+  const headers: Record<string, string | string[]> = {};
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined && !DROP_REQUEST.has(name)) headers[name] = value;
+  }
+  if (key) headers.authorization = `Bearer ${key}`;
+  const send = upstreamUrl.protocol === "https:" ? httpsRequest : httpRequest;
+  const upstream = send(upstreamUrl, { method: req.method, headers }, (up) => {
+    const out: Record<string, string | string[]> = {};
+    for (const name of KEEP_RESPONSE) {
+      const v = up.headers[name];
+      if (v !== undefined) out[name] = v;
+    }
+    res.writeHead(up.statusCode ?? 502, up.statusMessage, out);
+    // Streamed answers go out chunk by chunk: headers now, then every chunk as it arrives.
+    res.flushHeaders();
+    res.socket?.setNoDelay(true);
+    up.on("data", (chunk: Buffer) => res.write(chunk));
+    up.on("end", () => res.end());
+    up.on("error", () => res.destroy());
+  });
+  upstream.on("error", (err) => {
+    if (res.headersSent) res.destroy();
+    else sendError(res, 502, PROXY_ERRORS.unreachable(base, reasonOf(err)));
+  });
+  // The page stopped the turn (or went away): stop the backend's work too.
+  res.on("close", () => {
+    if (!res.writableFinished) upstream.destroy();
+  });
+  upstream.setNoDelay(true);
+  req.pipe(upstream);
+}

@@ -1,0 +1,65 @@
+/** `yui` / `yui serve [--port N] [--no-open]`: starts the host, prints its URL and opens the browser build. */
+import { spawn } from "node:child_process";
+import { platform } from "node:os";
+import { DEFAULT_PORT, PortInUseError, startHost } from "./server.ts";
+
+/** The usage line of `yui serve`. */
+export const SERVE_USAGE = "usage: yui [serve] [--port <0-65535>] [--no-open]";
+
+/** Parses serve's arguments; throws with a message for the user on a bad one. */
+export function parseServeArgs(argv: string[]): { port: number; open: boolean } {
+  let port = DEFAULT_PORT;
+  let open = true;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--no-open") open = false;
+    else if (a === "--port" || a.startsWith("--port=")) {
+      const raw = a === "--port" ? argv[++i] : a.slice("--port=".length);
+      const n = Number(raw);
+      if (raw === undefined || raw === "" || !Number.isInteger(n) || n < 0 || n > 65535) {
+        throw new Error(`--port needs a number from 0 to 65535 (got ${raw ?? "nothing"})`);
+      }
+      port = n;
+    } else throw new Error(`unknown option ${a}`);
+  }
+  return { port, open };
+}
+
+// The user's browser, through the platform's opener; the URL is our own, passed as one argv entry.
+function openBrowser(url: string): void {
+  const cmd = platform() === "darwin" ? "open" : platform() === "win32" ? "explorer" : "xdg-open";
+  try {
+    const child = spawn(cmd, [url], { stdio: "ignore", detached: true });
+    child.on("error", () => process.stdout.write(`(could not open a browser: open ${url} yourself)\n`));
+    child.unref();
+  } catch {
+    process.stdout.write(`(could not open a browser: open ${url} yourself)\n`);
+  }
+}
+
+/** Runs the host until SIGINT/SIGTERM; exit code 2 for bad arguments, 1 when it cannot listen. */
+export async function main(argv: string[]): Promise<number> {
+  let args: { port: number; open: boolean };
+  try {
+    args = parseServeArgs(argv);
+  } catch (e) {
+    process.stderr.write(`error: ${(e as Error).message}\n${SERVE_USAGE}\n`);
+    return 2;
+  }
+  let host: Awaited<ReturnType<typeof startHost>>;
+  try {
+    host = await startHost({ port: args.port });
+  } catch (e) {
+    process.stderr.write(`error: ${e instanceof PortInUseError ? e.message : (e as Error).message}\n`);
+    return 1;
+  }
+  process.stdout.write(`YUI is running at ${host.url}\n(press Ctrl+C to stop)\n`);
+  if (args.open) openBrowser(host.url);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await host.close();
+  return 0;
+}

@@ -1,0 +1,279 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { GUARD_REFUSALS } from "@yui/mod-kit";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PRESET_KEYS } from "../../src/app/presets/preset.ts";
+import { savePreset } from "../../src/app/presets/presets.ts";
+import {
+  chatStream,
+  type ScriptedBackend,
+  startScriptedBackend,
+} from "../../tools/scripted-backend/server.ts";
+import { TEST_VERDICTS } from "./app-commands.ts";
+import { STORE_CHANGED_EVENT } from "./bridge.ts";
+import { OLLAMA_BASE_URL } from "./defaults.ts";
+import { PROXY_ERRORS } from "./proxy.ts";
+import { parseServeArgs } from "./serve-cli.ts";
+import { type Host, PortInUseError, startHost } from "./server.ts";
+import { bridgeClient, rawRequest, upgradeStatus } from "./testing.ts";
+
+const SECRET = "sk-test-do-not-leak-4f9a2c";
+
+let dir: string;
+let host: Host;
+let backend: ScriptedBackend;
+let port: number;
+const ok = (p = port) => ({ Host: `127.0.0.1:${p}` });
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "yui-host-"));
+  backend = await startScriptedBackend();
+  host = await startHost({ port: 0, dataDir: dir, env: {}, browserCommands: false });
+  port = host.port;
+  savePreset(host.store, {
+    id: "yui",
+    name: "YUI",
+    avatar: "",
+    voice: "",
+    persona: "",
+    backend: { transport: "chat", base_url: backend.url },
+  });
+  host.store.set(PRESET_KEYS.apiKey("yui"), SECRET, "test");
+});
+afterAll(async () => {
+  await host?.close();
+  await backend?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("loopback only", () => {
+  // Every kind of route the host has: the page, a static asset, an avatar, the proxy, an unknown path.
+  const ROUTES = [
+    "/",
+    "/assets/index.js",
+    "/avatar/yui.vrm",
+    "/api/backend/yui/v1/models",
+    "/api/backend/yui/v1/chat/completions",
+    "/nope",
+  ];
+  const UPGRADES = ["/bridge", "/api/push/yui"];
+
+  it.each(ROUTES)("refuses a non-loopback Host on %s with 421", async (path) => {
+    const r = await rawRequest(port, path, { Host: "evil.example:80" });
+    expect(r.status).toBe(GUARD_REFUSALS.host.status);
+    expect(r.body).toContain(GUARD_REFUSALS.host.message);
+  });
+  it.each(ROUTES)("refuses a non-loopback Origin on %s with 403", async (path) => {
+    const r = await rawRequest(port, path, { ...ok(), Origin: "http://evil.example" });
+    expect(r.status).toBe(GUARD_REFUSALS.origin.status);
+  });
+  it.each(UPGRADES)("refuses the %s upgrade from a non-loopback Host (421) or Origin (403)", async (path) => {
+    expect(await upgradeStatus(port, path, { Host: "evil.example" })).toBe(421);
+    expect(await upgradeStatus(port, path, { ...ok(), Origin: "http://evil.example" })).toBe(403);
+    expect(await upgradeStatus(port, "/bridge", { ...ok(), Origin: `http://localhost:${port}` })).toBe(101);
+  });
+  it("serves a loopback Origin and Host", async () => {
+    const r = await rawRequest(port, "/api/backend/yui/v1/models", {
+      ...ok(),
+      Origin: `http://127.0.0.1:${port}`,
+    });
+    expect(r.status).toBe(200);
+  });
+});
+
+describe("the backend proxy", () => {
+  it("forwards only chat/completions, responses and models", async () => {
+    for (const path of ["embeddings", "files", "../../../etc/passwd", "models/../admin"]) {
+      const r = await rawRequest(port, `/api/backend/yui/v1/${path}`, ok());
+      expect(r.status, path).toBe(404);
+    }
+    const r = await rawRequest(port, "/api/backend/yui/v1/embeddings", ok(), "POST", "{}");
+    expect(JSON.parse(r.body).error.message).toBe(PROXY_ERRORS.notFound);
+  });
+
+  it("adds the stored key toward the backend and never answers it to the page", async () => {
+    backend.enqueue({ body: chatStream({ text: ["hi"] }) });
+    const r = await rawRequest(
+      port,
+      "/api/backend/yui/v1/chat/completions",
+      { ...ok(), "content-type": "application/json", authorization: "Bearer page-made-up" },
+      "POST",
+      JSON.stringify({ messages: [{ role: "user", content: "x" }], stream: true }),
+    );
+    expect(r.status).toBe(200);
+    expect(r.body).toContain('"content":"hi"');
+    expect(backend.requests.at(-1)!.headers.authorization).toBe(`Bearer ${SECRET}`);
+    expect(JSON.stringify(r.headers) + r.body).not.toContain(SECRET);
+  });
+
+  it("streams without buffering: the first byte reaches the page before the backend finishes", async () => {
+    // The backend sends its first chunk and then waits for the page to have received it: a proxy that
+    // buffered would never let the test get past this point.
+    let firstSeen!: () => void;
+    const seen = new Promise<void>((r) => {
+      firstSeen = r;
+    });
+    let finished = false;
+    const gated: Server = createServer(async (_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write('data: {"n":1}\n\n');
+      await seen;
+      res.end('data: {"n":2}\n\ndata: [DONE]\n\n', () => {
+        finished = true;
+      });
+    });
+    await new Promise<void>((r) => gated.listen(0, "127.0.0.1", r));
+    const gatedUrl = `http://127.0.0.1:${(gated.address() as AddressInfo).port}/v1`;
+    savePreset(host.store, {
+      id: "gated",
+      name: "Gated",
+      avatar: "",
+      voice: "",
+      persona: "",
+      backend: { transport: "chat", base_url: gatedUrl },
+    });
+    const res = await fetch(`http://127.0.0.1:${port}/api/backend/gated/v1/chat/completions`, {
+      method: "POST",
+      body: "{}",
+    });
+    const reader = res.body!.getReader();
+    const first = new TextDecoder().decode((await reader.read()).value);
+    expect(first).toContain('{"n":1}');
+    expect(finished).toBe(false);
+    firstSeen();
+    let rest = "";
+    for (;;) {
+      const { value, done } = await reader.read();
+      if (done) break;
+      rest += new TextDecoder().decode(value);
+    }
+    expect(rest).toContain("[DONE]");
+    await new Promise<void>((r) => gated.close(() => r()));
+  });
+
+  it("answers a backend that is down with a 502 that says so in plain words", async () => {
+    const dead = createServer();
+    await new Promise<void>((r) => dead.listen(0, "127.0.0.1", r));
+    const deadUrl = `http://127.0.0.1:${(dead.address() as AddressInfo).port}/v1`;
+    await new Promise<void>((r) => dead.close(() => r()));
+    savePreset(host.store, {
+      id: "down",
+      name: "Down",
+      avatar: "",
+      voice: "",
+      persona: "",
+      backend: { transport: "chat", base_url: deadUrl },
+    });
+    const r = await rawRequest(port, "/api/backend/down/v1/chat/completions", ok(), "POST", "{}");
+    expect(r.status).toBe(502);
+    expect(JSON.parse(r.body).error.message).toBe(PROXY_ERRORS.unreachable(deadUrl, "connection refused"));
+  });
+});
+
+describe("the bridge", () => {
+  it("never sends a key to a page: not in the snapshot, not in change events, not in command answers", async () => {
+    const a = await bridgeClient(port);
+    const b = await bridgeClient(port);
+    expect(JSON.stringify(a.snapshot)).not.toContain(SECRET);
+    expect(a.snapshot[PRESET_KEYS.apiKey("yui")]).toBeUndefined();
+    expect((await a.invoke("api_key_set", { presetId: "yui", key: `${SECRET}-2` })).ok).toBe(true);
+    const status = await a.invoke("api_key_status", { presetId: "yui" });
+    expect(status.value).toEqual({ stored: true, inForce: true });
+    const refused = await a.invoke("store_set", { key: PRESET_KEYS.apiKey("yui"), value: "x" });
+    expect(refused.ok).toBe(false);
+    await b.invoke("store_set", { key: "yui.relations", value: { enabled: false } });
+    await a.invoke("store_set", { key: "yui.relations", value: { enabled: true } });
+    // b saw a's write as an event, and the key change as a value-less event.
+    const events = () =>
+      b.frames.map((f) => JSON.parse(f)).filter((f) => f.type === "event" && f.name === STORE_CHANGED_EVENT);
+    await expect
+      .poll(() => events().some((e) => e.payload.key === "yui.relations" && e.payload.value.enabled === true))
+      .toBe(true);
+    expect(
+      events().some((e) => e.payload.key === PRESET_KEYS.apiKey("yui") && e.payload.secret === true),
+    ).toBe(true);
+    const all = [...a.frames, ...b.frames].join("\n");
+    expect(all).not.toContain(SECRET);
+    a.close();
+    b.close();
+  });
+
+  it("relays an app event from one window to every window", async () => {
+    const a = await bridgeClient(port);
+    const b = await bridgeClient(port);
+    a.emit("yui://character-addressed", { hello: 1 });
+    await expect
+      .poll(() => b.frames.some((f) => f.includes("yui://character-addressed")), { timeout: 5000 })
+      .toBe(true);
+    a.close();
+    b.close();
+  });
+
+  it("answers an unknown command and a refused value with an error, never a crash", async () => {
+    const a = await bridgeClient(port);
+    expect((await a.invoke("no_such_command")).error).toBe("unknown command: no_such_command");
+    const bad = await a.invoke("store_set", { key: "yui.browser", value: { enabled: "yes" } });
+    expect(bad.ok).toBe(false);
+    a.close();
+  });
+
+  it("tests a connection with a verdict in words", async () => {
+    const a = await bridgeClient(port);
+    expect((await a.invoke("backend_test", { presetId: "yui" })).value).toEqual({
+      ok: true,
+      verdict: TEST_VERDICTS.ok(1),
+      models: ["scripted-model"],
+    });
+    const down = (await a.invoke("backend_test", { presetId: "down" })).value as {
+      ok: boolean;
+      verdict: string;
+    };
+    expect(down.ok).toBe(false);
+    expect(down.verdict).toMatch(/^Cannot reach http:\/\/127\.0\.0\.1:\d+\/v1 \(connection refused\)/);
+    a.close();
+  });
+});
+
+describe("starting", () => {
+  it("says which port is taken and how to choose another", async () => {
+    const err = await startHost({ port, dataDir: dir, env: {}, browserCommands: false }).catch(
+      (e: unknown) => e,
+    );
+    expect(err).toBeInstanceOf(PortInUseError);
+    expect((err as Error).message).toBe(new PortInUseError(port).message);
+    expect((err as Error).message).toContain(`port ${port}`);
+    expect((err as Error).message).toContain("--port");
+  });
+
+  it("seeds a fresh store's preset from OPENAI_BASE_URL and OPENAI_MODEL, else Ollama", async () => {
+    const fresh = mkdtempSync(join(tmpdir(), "yui-fresh-"));
+    const h1 = await startHost({ port: 0, dataDir: fresh, env: {}, browserCommands: false });
+    expect((h1.store.get("yui.presets") as { backend: { base_url: string } }[])[0]!.backend.base_url).toBe(
+      OLLAMA_BASE_URL,
+    );
+    await h1.close();
+    const fresh2 = mkdtempSync(join(tmpdir(), "yui-fresh-"));
+    const env = { OPENAI_BASE_URL: backend.url, OPENAI_MODEL: "m1", OPENAI_API_KEY: SECRET };
+    const h2 = await startHost({ port: 0, dataDir: fresh2, env, browserCommands: false });
+    const p = (h2.store.get("yui.presets") as { backend: { base_url: string; model: string } }[])[0]!;
+    expect(p.backend).toEqual({ transport: "chat", base_url: backend.url, model: "m1" });
+    // The environment's key is used toward the environment's backend, and never stored.
+    expect(h2.store.list()).not.toContain(PRESET_KEYS.apiKey("yui"));
+    backend.enqueue({ body: chatStream({ text: ["ok"] }) });
+    await rawRequest(h2.port, "/api/backend/yui/v1/chat/completions", ok(h2.port), "POST", "{}");
+    expect(backend.requests.at(-1)!.headers.authorization).toBe(`Bearer ${SECRET}`);
+    await h2.close();
+    rmSync(fresh, { recursive: true, force: true });
+    rmSync(fresh2, { recursive: true, force: true });
+  });
+
+  it("parses serve's options and refuses bad ones", () => {
+    expect(parseServeArgs(["--port", "0", "--no-open"])).toEqual({ port: 0, open: false });
+    expect(parseServeArgs(["--port=9000"])).toEqual({ port: 9000, open: true });
+    expect(() => parseServeArgs(["--port", "x"])).toThrow("--port needs a number from 0 to 65535 (got x)");
+    expect(() => parseServeArgs(["--what"])).toThrow("unknown option --what");
+  });
+});

@@ -1,0 +1,65 @@
+/**
+ * The browser build's entry: connects the bridge, mirrors the store and shows one view, chosen by `?view=`:
+ * main (the characters' chat), settings, quick (quick controls) or phone (chat only).
+ */
+import { connectBridge } from "./bridge-client.ts";
+import { h, replace } from "./dom.ts";
+import { mountMain } from "./main-view.ts";
+import { mountPhone } from "./phone-view.ts";
+import { mountQuick } from "./quick-view.ts";
+import { mountSettings } from "./settings-view.ts";
+import { createStoreMirror } from "./store-mirror.ts";
+
+/** The views, by `?view=` value, with their navigation label. */
+export const VIEWS = { main: "Chat", settings: "Settings", quick: "Quick controls", phone: "Phone" } as const;
+type View = keyof typeof VIEWS;
+
+const root = document.getElementById("app")!;
+const raw = new URLSearchParams(location.search).get("view") ?? "main";
+const view: View = raw in VIEWS ? (raw as View) : "main";
+document.body.dataset.view = view;
+
+const toastBox = h("div", { class: "toasts", role: "status" });
+function toast(message: string): void {
+  const t = h("div", { class: "toast", "data-testid": "toast" }, message);
+  toastBox.append(t);
+  setTimeout(() => t.remove(), 6000);
+}
+
+const bridge = connectBridge();
+const kv = createStoreMirror(bridge, (m) => toast(`Not saved: ${m}`));
+const dot = h("span", { class: "conn", "data-testid": "connection", title: "connection to the YUI host" });
+bridge.onState((s) => {
+  dot.dataset.state = s;
+  dot.textContent = s === "open" ? "connected" : s === "connecting" ? "connecting…" : "host offline";
+});
+
+const nav = h(
+  "nav",
+  { class: "topbar" },
+  h("a", { class: "brand", href: "?view=main" }, h("span", { class: "logo" }, "✿"), "YUI"),
+  h(
+    "div",
+    { class: "tabs" },
+    ...(Object.keys(VIEWS) as View[]).map((v) =>
+      h(
+        "a",
+        {
+          href: `?view=${v}`,
+          class: v === view ? "tab active" : "tab",
+          "aria-current": v === view ? "page" : null,
+        },
+        VIEWS[v],
+      ),
+    ),
+  ),
+  dot,
+);
+const content = h("main", { class: `view view-${view}` }, h("p", { class: "loading" }, "Connecting to YUI…"));
+replace(root, nav, content, toastBox);
+
+await bridge.ready;
+const mount = { main: mountMain, settings: mountSettings, quick: mountQuick, phone: mountPhone }[view];
+replace(content);
+mount(content, { bridge, kv, toast });
+document.body.dataset.ready = "true";

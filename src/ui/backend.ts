@@ -1,0 +1,76 @@
+/**
+ * A character's backend caller in the page: the request engine pointed at the host's proxy (keys stay in the
+ * host), or the push client over the host's push relay. Both answer `runTurn` like the wire dispatcher wants.
+ */
+import type { Preset } from "../app/presets/preset.ts";
+import type { BackendCaller } from "../app/turn/wire-dispatcher.ts";
+import { type Connect, createPushClient, type HelloInfo } from "../io/chat/push/client.ts";
+import { createChatEngine, type TranscriptEntry } from "../io/chat/stream/engine.ts";
+
+/** The proxy base URL of a preset, as the engine's baseUrl. */
+export function proxyBaseUrl(presetId: string, origin = location.origin): string {
+  return `${origin}/api/backend/${encodeURIComponent(presetId)}/v1`;
+}
+
+/** A page WebSocket as the push client's socket; the host adds the bearer token. */
+export const pageConnect: Connect = (url, _headers, h) => {
+  const ws = new WebSocket(url);
+  ws.onopen = () => h.onOpen();
+  ws.onmessage = (e) => h.onMessage(String(e.data));
+  ws.onclose = (e) => h.onClose(e.code, e.reason);
+  ws.onerror = () => h.onError(new Error("push connection failed"));
+  return { send: (t) => ws.send(t), close: (code, reason) => ws.close(code ?? 1000, reason) };
+};
+
+export interface CharacterBackend extends BackendCaller {
+  /** Chat Completions' transcript (restored from history); empty for the others. */
+  setTranscript(entries: TranscriptEntry[]): void;
+  /** A settings fingerprint: the backend is rebuilt when it changes. */
+  readonly key: string;
+  close(): void;
+}
+
+/** Builds the caller for a preset's backend settings. */
+export function createCharacterBackend(preset: Preset, hello: () => Promise<HelloInfo>): CharacterBackend {
+  const b = preset.backend;
+  const key = JSON.stringify([b, preset.persona]);
+  if (b.transport === "push") {
+    const wsOrigin = location.origin.replace(/^http/, "ws");
+    const client = createPushClient({
+      url: `${wsOrigin}/api/push/${encodeURIComponent(preset.id)}`,
+      connect: pageConnect,
+      hello,
+    });
+    client.start();
+    return {
+      key,
+      runTurn: (i) =>
+        client.runTurn({
+          text: i.text,
+          context: i.context ?? "",
+          turnId: i.turnId,
+          signal: i.signal,
+          onEvent: i.onEvent,
+        }),
+      setTranscript() {},
+      close: () => client.close(),
+    };
+  }
+  const engine = createChatEngine({
+    transport: b.transport,
+    baseUrl: proxyBaseUrl(preset.id),
+    model: b.model || undefined,
+    instructions: preset.persona || undefined,
+    brokerBaseUrl: b.broker_base_url,
+    // The page's own fetch, bound: the engine calls it detached.
+    fetch: (input, init) => fetch(input, init),
+  });
+  return {
+    key,
+    runTurn: (i) => engine.runTurn(i),
+    setTranscript(entries) {
+      engine.session.transcript = entries.map((e) => ({ ...e }));
+    },
+    close() {},
+  };
+}

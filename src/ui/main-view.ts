@@ -1,0 +1,44 @@
+/**
+ * Main, the browser build's page: one panel per open character (the active preset first, with the stage,
+ * then the presets opened as pet panels), each with its own engine and transcript.
+ */
+import { openPresets } from "../app/presets/presets.ts";
+import type { ViewContext } from "./context.ts";
+import { h } from "./dom.ts";
+import { createPanel, type Panel } from "./panel.ts";
+
+/** Mounts the characters' panels and keeps them in step with the open presets. */
+export function mountMain(root: HTMLElement, ctx: ViewContext): void {
+  const grid = h("div", { class: "panels", "data-testid": "panels" });
+  root.append(grid);
+  const panels = new Map<string, Panel>();
+  let mainId = "";
+  const sync = () => {
+    const open = openPresets(ctx.kv);
+    const ids = open.map((p) => p.id);
+    // Main's character changed: its panel is rebuilt so the stage follows it.
+    if (ids[0] !== mainId) {
+      for (const p of panels.values()) p.dispose();
+      panels.clear();
+      mainId = ids[0] ?? "";
+    }
+    for (const [id, p] of panels) {
+      if (!ids.includes(id)) {
+        p.dispose();
+        p.el.remove();
+        panels.delete(id);
+      }
+    }
+    ids.forEach((id, i) => {
+      let p = panels.get(id);
+      if (!p) {
+        p = createPanel({ ...ctx, presetId: id, kind: "browser", stage: i === 0 });
+        panels.set(id, p);
+      }
+      grid.append(p.el);
+    });
+    grid.dataset.count = String(ids.length);
+  };
+  sync();
+  ctx.kv.watch((k) => k === "yui.presets" || k === "yui.presets.open" || k === "yui.presets.active", sync);
+}

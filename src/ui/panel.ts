@@ -1,0 +1,350 @@
+/**
+ * One character's chat panel: its own backend, engine and transcript, the streamed reply as it arrives, the
+ * backend's tool status, errors in plain words, stop; addressed turns from other characters; the history
+ * saved per preset in the store. The browser build hands rate_relation and address_character; the phone
+ * hands none (it declares generate_express alone).
+ */
+import { getPreset, openPresets } from "../app/presets/presets.ts";
+import { bandToward, relationLineFor } from "../app/relations/access.ts";
+import { Addressing, addressedChainMax, CHARACTER_ADDRESSED_EVENT } from "../app/turn/addressing.ts";
+import { createCharacterTurns } from "../app/turn/character-turns.ts";
+import { buildTurnRegistry, createWireDispatcher } from "../app/turn/wire-dispatcher.ts";
+import { DEFAULT_VOCABULARY, type Vocabulary } from "../app/vocabulary/vocabulary.ts";
+import { createBrowserRelay } from "../io/browser/browser-relay.ts";
+import type { EngineEvent, TurnEnd } from "../io/chat/stream/types.ts";
+import { createAddressCharacterTool } from "../io/chat/tools/address-character.ts";
+import { createBrowserTool } from "../io/chat/tools/browser/index.ts";
+import type { ClientTool } from "../io/chat/tools/client-tools.ts";
+import { windowTools } from "../io/chat/tools/pet-window-tools.ts";
+import { createRateRelationTool, relationsFromStore } from "../io/chat/tools/relation.ts";
+import { type CharacterBackend, createCharacterBackend } from "./backend.ts";
+import type { BridgeClient } from "./bridge-client.ts";
+import { h, replace } from "./dom.ts";
+import { plainError } from "./errors.ts";
+import { mountStage, type StageHandle } from "./stage-area.ts";
+import type { StoreMirror } from "./store-mirror.ts";
+import { switchStates } from "./switches.ts";
+
+/** The history key of a preset (host/server/history.ts registers its schema). */
+export const historyKey = (presetId: string) => `yui.${presetId}.history`;
+const HISTORY_MAX = 200;
+
+interface HistoryEntry {
+  role: "user" | "assistant";
+  content: string;
+  at: number;
+  from?: string;
+}
+
+export interface PanelOptions {
+  bridge: BridgeClient;
+  kv: StoreMirror;
+  presetId: string;
+  kind: "browser" | "phone";
+  /** Mount the avatar stage (main's character). */
+  stage: boolean;
+}
+
+/** A mounted panel. */
+export interface Panel {
+  el: HTMLElement;
+  presetId: string;
+  /** Sends a message as the user would. */
+  send(text: string): void;
+  dispose(): void;
+}
+
+/** Creates the panel of one character. */
+export function createPanel(opts: PanelOptions): Panel {
+  const { bridge, kv, presetId } = opts;
+  const preset = () => getPreset(kv, presetId);
+  const name = () => preset()?.name ?? presetId;
+  let vocabulary: Vocabulary = DEFAULT_VOCABULARY;
+  const addressing = new Addressing({
+    self: { id: presetId, name: name() },
+    chainMax: () => addressedChainMax(kv),
+  });
+  const invoke = (c: string, a: unknown, o?: { signal?: AbortSignal }) => bridge.invoke(c, a, o);
+  const relay = createBrowserRelay(invoke);
+
+  const tools = (): ClientTool[] => {
+    const open = () => openPresets(kv);
+    return windowTools(opts.kind, {
+      rateRelation: createRateRelationTool({ openPresets: open, presetId, ...relationsFromStore(kv) }),
+      addressCharacter: createAddressCharacterTool({ openPresets: open, presetId, addressing }),
+      // Not handed by the browser build or the phone (pet-window-tools.ts); built for the type only.
+      browser: createBrowserTool({ readSwitch: async () => switchStates(kv).browser, presetId, relay }),
+      avatar: [],
+    });
+  };
+
+  let backend: CharacterBackend | null = null;
+  const ensureBackend = (): CharacterBackend => {
+    const p = preset();
+    if (!p) throw new Error(`the preset ${presetId} no longer exists`);
+    const next = JSON.stringify([p.backend, p.persona]);
+    if (!backend || backend.key !== next) {
+      backend?.close();
+      backend = createCharacterBackend(p, async () => ({
+        preset: { id: presetId, name: name() },
+        window: opts.kind,
+        tools: await buildTurnRegistry({ vocabulary: () => vocabulary, windowTools: tools }),
+      }));
+      backend.setTranscript(history().map(({ role, content }) => ({ role, content })));
+    }
+    return backend;
+  };
+
+  const dispatcher = createWireDispatcher({
+    caller: { runTurn: (i) => ensureBackend().runTurn(i) },
+    presetId,
+    vocabulary: () => vocabulary,
+    windowTools: tools,
+    switches: async () => switchStates(kv),
+    contextLines: async (t) =>
+      t.some((x) => x.switchId === "relations") ? [relationLineFor(kv, presetId, openPresets(kv))] : [],
+  });
+
+  // ---- view ----
+  const status = h("span", { class: "status", "data-testid": "status" });
+  const band = h("span", { class: "band", "data-testid": "band" });
+  const log = h("div", { class: "log", "data-testid": "log", role: "log", "aria-live": "polite" });
+  const input = h("textarea", {
+    class: "input",
+    rows: 1,
+    placeholder: `Talk to ${name()}…`,
+    "aria-label": `Message to ${name()}`,
+    "data-testid": "input",
+  });
+  const sendBtn = h("button", { class: "send", type: "submit", "data-testid": "send" }, "Send");
+  const stopBtn = h("button", { class: "stop", type: "button", "data-testid": "stop", hidden: true }, "Stop");
+  const form = h("form", { class: "composer" }, input, stopBtn, sendBtn);
+  const stageBox = h("div", { class: "stage", "data-testid": "stage" });
+  const title = h("h2", { class: "name" }, name());
+  const el = h(
+    "section",
+    { class: `panel panel-${opts.kind}`, "data-preset": presetId, "data-testid": `panel-${presetId}` },
+    h(
+      "header",
+      { class: "panel-head" },
+      h("div", { class: "avatar-dot" }, name().slice(0, 1)),
+      title,
+      band,
+      status,
+    ),
+    opts.stage ? stageBox : null,
+    log,
+    form,
+  );
+  let stage: StageHandle | null = null;
+  if (opts.stage) stage = mountStage(stageBox, presetId);
+
+  const history = (): HistoryEntry[] => {
+    const v = kv.get(historyKey(presetId));
+    return Array.isArray(v) ? (v as HistoryEntry[]) : [];
+  };
+  // What the log shows, so our own writes (and their echo from the host) do not redraw it.
+  let shownSig = "";
+  const sig = (list: HistoryEntry[]) => `${list.length}:${list.at(-1)?.at ?? 0}`;
+  const saveHistory = (...add: HistoryEntry[]) => {
+    const next = [...history(), ...add].slice(-HISTORY_MAX);
+    shownSig = sig(next);
+    kv.set(historyKey(presetId), next);
+  };
+
+  function bubble(role: "user" | "assistant" | "incoming", text: string, from?: string): HTMLElement {
+    const body = h("div", { class: "text" }, text);
+    const b = h(
+      "div",
+      { class: `msg ${role}`, "data-role": role },
+      from ? h("div", { class: "from" }, from) : null,
+      body,
+    );
+    log.append(b);
+    log.scrollTop = log.scrollHeight;
+    return b;
+  }
+  function renderHistory(): void {
+    replace(log);
+    const entries = history();
+    shownSig = sig(entries);
+    if (!entries.length) log.append(h("p", { class: "empty" }, `Say hello to ${name()}.`));
+    for (const e of entries) bubble(e.from ? "incoming" : e.role, e.content, e.from);
+  }
+  const refreshHead = () => {
+    title.textContent = name();
+    const on = switchStates(kv).relations;
+    band.textContent = on ? bandToward(kv, presetId) : "";
+    band.className = `band band-${on ? bandToward(kv, presetId) : "off"}`;
+    band.title = on ? `${name()} feels ${bandToward(kv, presetId)} toward you` : "";
+  };
+  refreshHead();
+  renderHistory();
+
+  // ---- turns ----
+  let queue: Promise<unknown> = Promise.resolve();
+  let current: AbortController | null = null;
+  const busy = (on: boolean) => {
+    stopBtn.hidden = !on;
+    sendBtn.disabled = on;
+    el.classList.toggle("busy", on);
+  };
+
+  async function playTurn(
+    run: (signal: AbortSignal, onEvent: (e: EngineEvent) => void) => Promise<TurnEnd | null>,
+  ) {
+    const ac = new AbortController();
+    current = ac;
+    busy(true);
+    const reply = bubble("assistant", "");
+    reply.classList.add("pending");
+    const text = reply.querySelector(".text")!;
+    const tools = h("div", { class: "tools" });
+    reply.append(tools);
+    const chips = new Map<string, HTMLElement>();
+    status.textContent = "thinking…";
+    stage?.newReply();
+    let shown = "";
+    try {
+      vocabulary = await bridge
+        .invoke<{ vocabulary: Vocabulary }>("vocabulary_get")
+        .then((r) => r.vocabulary)
+        .catch(() => vocabulary);
+      const end = await run(ac.signal, (e) => {
+        if (e.type === "text") {
+          shown += e.delta;
+          text.textContent = shown;
+          reply.classList.remove("pending");
+          status.textContent = "replying…";
+          stage?.reveal(shown.length);
+          log.scrollTop = log.scrollHeight;
+        } else if (e.type === "cue") {
+          stage?.cue(e.offset, e.arguments);
+        } else if (e.type === "tool_status") {
+          let chip = chips.get(e.call_id);
+          if (!chip) {
+            chip = h("span", { class: "chip", "data-testid": "tool-status" });
+            chips.set(e.call_id, chip);
+            tools.append(chip);
+          }
+          chip.textContent = `${e.name}: ${e.status}`;
+          chip.dataset.status = e.status;
+        } else if (e.type === "tool_call" && e.name !== "generate_express") {
+          const result = typeof e.result === "string" ? e.result : e.result.text;
+          tools.append(
+            h("span", { class: "chip client", "data-testid": "tool-call" }, `${e.name} → ${result}`),
+          );
+        }
+      });
+      reply.classList.remove("pending");
+      if (!end) {
+        reply.remove();
+        return null;
+      }
+      if (end.outcome === "error") {
+        reply.classList.add("error");
+        text.textContent = plainError(end.error ?? "");
+        text.setAttribute("data-testid", "error");
+        text.setAttribute("title", end.error ?? "");
+      } else if (end.outcome === "stopped") {
+        reply.classList.add("stopped");
+        if (!shown) text.textContent = "(stopped)";
+      } else if (end.outcome === "silent" && !shown) {
+        reply.classList.add("silent");
+        text.textContent = "(no reply)";
+      }
+      stage?.reveal(Number.MAX_SAFE_INTEGER);
+      return end;
+    } finally {
+      status.textContent = "";
+      current = null;
+      busy(false);
+    }
+  }
+
+  // Turns of one panel run one at a time, so the events of the turn playing now go to its bubble.
+  let onTurnEvent: ((e: EngineEvent) => void) | null = null;
+  const turns = createCharacterTurns({
+    dispatcher,
+    addressing,
+    emitAddressed: (p) => bridge.emit(CHARACTER_ADDRESSED_EVENT, p),
+    onEvent: (e) => onTurnEvent?.(e),
+  });
+
+  function send(message: string): void {
+    const t = message.trim();
+    if (!t) return;
+    log.querySelector(".empty")?.remove();
+    bubble("user", t);
+    queue = queue.then(async () => {
+      const end = await playTurn((signal, onEvent) => {
+        onTurnEvent = onEvent;
+        return turns.userTurn(t, signal);
+      });
+      saveHistory(
+        { role: "user", content: t, at: Date.now() },
+        ...(end?.text ? [{ role: "assistant" as const, content: end.text, at: Date.now() }] : []),
+      );
+    });
+  }
+
+  const offAddressed = bridge.on(CHARACTER_ADDRESSED_EVENT, (payload) => {
+    const p = payload as { to?: { id?: string }; from?: { name?: string }; text?: string };
+    if (p?.to?.id !== presetId) return;
+    queue = queue.then(async () => {
+      const from = p.from?.name ?? "someone";
+      const incoming = bubble("incoming", p.text ?? "", from);
+      const end = await playTurn((signal, onEvent) => {
+        onTurnEvent = onEvent;
+        return turns.addressedTurn(payload, signal);
+      });
+      // A stale or capped event runs no turn: nothing to keep.
+      if (!end) {
+        incoming.remove();
+        return;
+      }
+      saveHistory(
+        { role: "user", content: p.text ?? "", at: Date.now(), from },
+        ...(end.text ? [{ role: "assistant" as const, content: end.text, at: Date.now() }] : []),
+      );
+    });
+  });
+
+  form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const t = input.value;
+    input.value = "";
+    send(t);
+  });
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      form.requestSubmit();
+    }
+  });
+  stopBtn.addEventListener("click", () => current?.abort());
+
+  const offs = [
+    kv.watch(historyKey(presetId), () => {
+      // Another tab wrote this preset's history (or the host came back): show it when idle.
+      if (!current && sig(history()) !== shownSig) renderHistory();
+    }),
+    kv.watch(
+      (k) => k === "yui.presets" || k === "yui.relations" || k === `yui.${presetId}.relations`,
+      () => refreshHead(),
+    ),
+  ];
+
+  return {
+    el,
+    presetId,
+    send,
+    dispose() {
+      current?.abort();
+      offAddressed();
+      for (const off of offs) off();
+      backend?.close();
+      stage?.dispose();
+    },
+  };
+}
