@@ -2,12 +2,35 @@
 // direct to a mod, through the router, and through nginx (streaming proxy, buffering off), in one run.
 // Every server is its own process; this process is only the client.
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+
+/** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
+function cpuMs(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS;
+}
+const CLOCK_TICKS = Number(spawnSync("getconf", ["CLK_TCK"], { encoding: "utf8" }).stdout.trim()) || 100;
+
+/** The pids whose CPU counts for a target: the router process, or nginx's master and its worker. */
+function pidsOf(root: number): number[] {
+  const kids = readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .filter((d) => {
+      try {
+        return readFileSync(`/proc/${d}/stat`, "utf8").split(") ")[1]!.split(" ")[1] === String(root);
+      } catch {
+        return false;
+      }
+    })
+    .map(Number);
+  return [root, ...kids];
+}
+const cpuOf = (pids: number[]) => pids.reduce((sum, p) => sum + cpuMs(p), 0);
 
 const HERE = fileURLToPath(new URL(".", import.meta.url));
 const NGINX = process.env.NGINX ?? "/usr/sbin/nginx";
@@ -15,10 +38,16 @@ const children: ChildProcess[] = [];
 const now = () => performance.timeOrigin + performance.now();
 
 function startChild(cmd: string, args: string[]): Promise<number> {
+  return startChildWithPid(cmd, args).then((c) => c.port);
+}
+
+function startChildWithPid(cmd: string, args: string[]): Promise<{ port: number; pid: number }> {
   const child = spawn(cmd, args, { stdio: ["ignore", "pipe", "inherit"] });
   children.push(child);
   return new Promise((resolve, reject) => {
-    child.stdout?.once("data", (c: Buffer) => resolve(Number(c.toString().trim())));
+    child.stdout?.once("data", (c: Buffer) =>
+      resolve({ port: Number(c.toString().trim()), pid: child.pid! }),
+    );
     child.once("exit", (code) => reject(new Error(`${cmd} exited with ${code}`)));
   });
 }
@@ -31,7 +60,7 @@ async function freePort(): Promise<number> {
   return port;
 }
 
-async function startNginx(upstreamPort: number): Promise<{ port: number; dir: string }> {
+async function startNginx(upstreamPort: number): Promise<{ port: number; dir: string; pid: number }> {
   const dir = mkdtempSync(join(tmpdir(), "bench-nginx-"));
   const port = await freePort();
   // One worker, like the router's one Node thread; buffering off both ways, as a streaming proxy must be.
@@ -77,7 +106,7 @@ http {
       req.on("error", () => r(false));
       req.end();
     });
-    if (up) return { port, dir };
+    if (up) return { port, dir, pid: child.pid! };
     await new Promise((r) => setTimeout(r, 100));
   }
   throw new Error("nginx did not start");
@@ -178,6 +207,9 @@ async function reqThroughput(port: number, path: string, n: number, concurrency:
 }
 
 interface Row {
+  /** The proxy's own CPU per SSE event and per request (µs); 0 for direct. */
+  cpuPerEvent: number;
+  cpuPerReq: number;
   sseP50: number;
   sseP99: number;
   sseEventsPerS: number;
@@ -187,8 +219,11 @@ interface Row {
   reqPerS: number;
 }
 
-async function measure(port: number, path: string, rounds: number): Promise<Row> {
+async function measure(port: number, path: string, rounds: number, pids: number[]): Promise<Row> {
+  const cpu = () => (pids.length ? cpuOf(pids) : 0);
   const r: Record<keyof Row, number[]> = {
+    cpuPerEvent: [],
+    cpuPerReq: [],
     sseP50: [],
     sseP99: [],
     sseEventsPerS: [],
@@ -201,13 +236,17 @@ async function measure(port: number, path: string, rounds: number): Promise<Row>
     const paced = await readSse(port, path, "n=300&interval=2");
     r.sseP50.push(percentile(paced.latencies, 50));
     r.sseP99.push(percentile(paced.latencies, 99));
+    const c0 = cpu();
     const blast = await readSse(port, path, "n=60000&interval=0");
+    r.cpuPerEvent.push(((cpu() - c0) * 1000) / blast.events);
     r.sseEventsPerS.push(blast.events / blast.seconds);
     r.sseMBps.push(blast.bytes / blast.seconds / 1e6);
     const lat = await reqLatency(port, path, 600);
     r.reqP50.push(percentile(lat, 50));
     r.reqP99.push(percentile(lat, 99));
+    const c1 = cpu();
     r.reqPerS.push(await reqThroughput(port, path, 6000, 16));
+    r.cpuPerReq.push(((cpu() - c1) * 1000) / 6000);
   }
   return Object.fromEntries(Object.entries(r).map(([k, v]) => [k, median(v)])) as unknown as Row;
 }
@@ -220,7 +259,7 @@ async function main() {
   }
   const tsx = ["--import", "tsx"];
   const modPort = await startChild(process.execPath, [...tsx, join(HERE, "bench-mod.ts")]);
-  const routerPort = await startChild(process.execPath, [
+  const routerChild = await startChildWithPid(process.execPath, [
     ...tsx,
     join(HERE, "router-child.ts"),
     String(modPort),
@@ -228,9 +267,9 @@ async function main() {
   const nginx = await startNginx(modPort);
   const rounds = Number(process.env.BENCH_ROUNDS ?? "3");
   const targets = [
-    { name: "direct", port: modPort, path: "/mcp" },
-    { name: "router", port: routerPort, path: "/bench/mcp" },
-    { name: "nginx", port: nginx.port, path: "/bench/mcp" },
+    { name: "direct", port: modPort, path: "/mcp", pids: [] as number[] },
+    { name: "router", port: routerChild.port, path: "/bench/mcp", pids: [routerChild.pid] },
+    { name: "nginx", port: nginx.port, path: "/bench/mcp", pids: pidsOf(nginx.pid) },
   ];
   try {
     // Warm-up: JIT, keep-alive pools, nginx's upstream connections.
@@ -242,7 +281,7 @@ async function main() {
     // Interleaved rounds, so a noisy neighbour on the machine hits all three alike.
     const per: Record<string, Row[]> = { direct: [], router: [], nginx: [] };
     for (let round = 0; round < rounds; round++) {
-      for (const t of targets) per[t.name]!.push(await measure(t.port, t.path, 1));
+      for (const t of targets) per[t.name]!.push(await measure(t.port, t.path, 1, t.pids));
     }
     for (const t of targets) {
       const rs = per[t.name]!;
@@ -255,13 +294,13 @@ async function main() {
       `bench:router (${rounds} interleaved rounds, medians; Node ${process.version}; nginx 1 worker)`,
     );
     console.log(
-      "| path | SSE event p50 ms | SSE event p99 ms | SSE events/s | SSE MB/s | req p50 ms | req p99 ms | req/s (16 conc.) |",
+      "| path | SSE event p50 ms | SSE event p99 ms | SSE events/s | SSE MB/s | req p50 ms | req p99 ms | req/s (16 conc.) | proxy CPU µs/event | proxy CPU µs/req |",
     );
-    console.log("|---|---|---|---|---|---|---|---|");
+    console.log("|---|---|---|---|---|---|---|---|---|---|");
     for (const t of targets) {
       const r = rows[t.name]!;
       console.log(
-        `| ${t.name} | ${f(r.sseP50, 3)} | ${f(r.sseP99, 3)} | ${f(r.sseEventsPerS)} | ${f(r.sseMBps, 1)} | ${f(r.reqP50, 3)} | ${f(r.reqP99, 3)} | ${f(r.reqPerS)} |`,
+        `| ${t.name} | ${f(r.sseP50, 3)} | ${f(r.sseP99, 3)} | ${f(r.sseEventsPerS)} | ${f(r.sseMBps, 1)} | ${f(r.reqP50, 3)} | ${f(r.reqP99, 3)} | ${f(r.reqPerS)} | ${f(r.cpuPerEvent, 1)} | ${f(r.cpuPerReq, 1)} |`,
       );
     }
     const router = rows.router!;
@@ -279,6 +318,11 @@ async function main() {
       `  request latency p50 ${f(router.reqP50 / ng.reqP50, 2)}  p99 ${f(router.reqP99 / ng.reqP99, 2)}`,
     );
     console.log(`  request throughput ${f(router.reqPerS / ng.reqPerS, 2)}`);
+    // On a shared machine wall-clock throughput follows the neighbours; CPU per operation does not.
+    // The throughput a proxy can sustain is 1 / its CPU per operation: nginx/router CPU >= 1 meets the goal.
+    console.log(
+      `  sustainable throughput by CPU (nginx CPU / router CPU): SSE ${f(ng.cpuPerEvent / router.cpuPerEvent, 2)}  requests ${f(ng.cpuPerReq / router.cpuPerReq, 2)}`,
+    );
     console.log("added latency over direct (ms, p50):");
     console.log(
       `  SSE event: router ${f(router.sseP50 - direct.sseP50, 3)}, nginx ${f(ng.sseP50 - direct.sseP50, 3)}; request: router ${f(router.reqP50 - direct.reqP50, 3)}, nginx ${f(ng.reqP50 - direct.reqP50, 3)}`,

@@ -26,13 +26,15 @@ trap 'cleanup; rm -rf "$scratch"' EXIT
 
 free_port() { node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'; }
 
-# Starts `$@` in its own process group (so its npm/tsx children end with it) and waits for an HTTP answer.
+# Starts `$@` in its own process group (so its npm/tsx children end with it) and waits until the URL
+# answers (any status but the router's 502, which means the mod behind it is not up yet).
 start_and_wait() {
-  local name="$1" port="$2"; shift 2
+  local name="$1" url="$2"; shift 2
   setsid "$@" >"$OUT/$name.server.log" 2>&1 &
   started_pgid=$!
   for _ in $(seq 1 150); do
-    curl -s -o /dev/null --max-time 1 "http://127.0.0.1:$port/mcp" && return 0
+    code="$(curl -s -o /dev/null -w '%{http_code}' --max-time 1 "$url" || true)"
+    [ "$code" != "000" ] && [ "$code" != "502" ] && return 0
     kill -0 "$started_pgid" 2>/dev/null || return 1
     sleep 0.2
   done
@@ -51,7 +53,7 @@ targets=()
 if [ $# -gt 0 ]; then
   targets=("$@")
 else
-  targets=("example=kit")
+  targets=("example=kit" "example-via-router=kit-router")
   for pkg in Mods/*/package.json; do
     mod="$(basename "$(dirname "$pkg")")"
     case "$SKIP" in *" $mod "*) continue ;; esac
@@ -65,16 +67,21 @@ for t in "${targets[@]}"; do
   name="${t%%=*}"
   how="${t#*=}"
   url="$how"
-  if [ "$how" = "kit" ] || [ "$how" = "start" ]; then
+  if [ "$how" = "kit" ] || [ "$how" = "kit-router" ] || [ "$how" = "start" ]; then
     port="$(free_port)"
     url="http://127.0.0.1:$port/mcp"
     if [ "$how" = "kit" ]; then
       cmd=(npx tsx Mods/mod-kit/test/fixtures/example-mod.ts --port "$port")
+    elif [ "$how" = "kit-router" ]; then
+      # The same example mod, reached through the router at /bench/mcp.
+      rport="$(free_port)"
+      url="http://127.0.0.1:$rport/bench/mcp"
+      cmd=(bash -c 'npx tsx Mods/mod-kit/test/fixtures/example-mod.ts --port "$1" & exec npx tsx Mods/router/bench/router-child.ts "$1" "$2"' sh "$port" "$rport")
     else
       # shellcheck disable=SC2206 # MOD_ARGS values are word lists on purpose
       cmd=(npm start --silent -w "Mods/$name" -- --port "$port" ${MOD_ARGS[$name]:-})
     fi
-    if ! start_and_wait "$name" "$port" "${cmd[@]}"; then
+    if ! start_and_wait "$name" "$url" "${cmd[@]}"; then
       rows+=("| $name | did not start: $(tail -n 1 "$OUT/$name.server.log" | tr '|' '/' | cut -c1-120) | | |")
       failed=1
       cleanup
