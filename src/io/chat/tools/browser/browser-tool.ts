@@ -18,15 +18,16 @@ export interface BrowserToolDeps {
 
 /** The tool description: the contract, which takes precedence over ego lite's guide. */
 export const BROWSER_TOOL_DESCRIPTION = [
-  "Runs your JavaScript against the ego lite browser on the user's computer, in this character's own task space of it. ego lite holds the user's sign-ins; reach and act on pages through its browser SDK. This contract takes precedence over the guide.",
-  "- code is the body of an async function: top-level await works, and a static import does not, so load a module with await import().",
+  "Runs your JavaScript against the ego lite browser on the user's computer, in this character's own task space of it. ego lite holds the user's sign-ins; reach and act on pages through its browser SDK. This description takes precedence over the guide.",
+  // The contract, in the spec's own words.
+  "- code is the body of an async function: top-level await works, and a static import does not, so a module loads through await import().",
   "- task, screenshot, and every name starting __yui are reserved; variables start fresh on every call.",
   "- The injected task is the task space's handle: use it, do not call taskSpace(), and do not finish the space.",
   "- Observations go to console.log; the output is text.",
   "- await screenshot(page) attaches an image of the page's viewport. Images need an image-capable model. screenshot restores a minimized ego lite window before it captures.",
   "- A space the user took over fails with EGO_TASK_SPACE_NAME_IN_USE until the user hands it back in ego lite.",
   "- Error line numbers are 5 more than the line in code.",
-  "- guide: true returns the full guide (pass no code with it).",
+  "- guide: true returns the full guide (send it without code).",
 ].join("\n");
 
 /** The declared parameters: neither argument required, no others allowed. */
