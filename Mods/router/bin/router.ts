@@ -6,7 +6,11 @@ import { ROUTER_PORT, UPSTREAMS } from "../src/upstreams.ts";
 
 const port = portFromArgs(process.argv.slice(2), ROUTER_PORT);
 try {
-  const router = await startRouter({ port, upstreams: UPSTREAMS });
+  const router = await startRouter({
+    port,
+    upstreams: UPSTREAMS,
+    log: (line) => process.stderr.write(`[router] ${line}\n`),
+  });
   process.stdout.write(
     `[router] on ${router.url}: ${Object.keys(UPSTREAMS)
       .map((p) => `/${p}/mcp`)

@@ -106,6 +106,8 @@ export async function listMods(upstreams: Readonly<Record<string, Upstream>>): P
 export async function startRouter(opts: {
   port: number;
   upstreams: Readonly<Record<string, Upstream>>;
+  /** Where to report a mod that does not answer (the bin passes stderr). */
+  log?: (line: string) => void;
 }): Promise<RunningRouter> {
   // Reused upstream connections with Nagle off: each SSE event leaves as soon as it is written.
   const agent = new Agent({ keepAlive: true, noDelay: true });
@@ -175,9 +177,12 @@ export async function startRouter(opts: {
       upRes.on("error", () => res.destroy());
     });
 
-    upReq.on("error", () => {
-      if (!res.headersSent) jsonError(res, ROUTER_ERRORS.unreachable(prefix, up));
-      else res.destroy();
+    upReq.on("error", (err: NodeJS.ErrnoException) => {
+      if (!res.headersSent) {
+        // The operator's clue when the agent reports 502s: which mod, which port, why.
+        opts.log?.(`/${prefix}/mcp -> 127.0.0.1:${up.port} (${up.mod}): ${err.code ?? err.message}`);
+        jsonError(res, ROUTER_ERRORS.unreachable(prefix, up));
+      } else res.destroy();
     });
 
     // The client went away (closed its SSE stream, cancelled a call): abort the mod's request too.

@@ -24,6 +24,7 @@ let mod: ServedMcp;
 let recorder: Awaited<ReturnType<typeof startRecorder>>;
 let router: RunningRouter;
 let upstreams: Record<string, Upstream>;
+const logged: string[] = [];
 
 beforeAll(async () => {
   mod = await startTestMod(gate);
@@ -33,7 +34,7 @@ beforeAll(async () => {
     raw: { mod: "recorder", port: recorder.port },
     down: { mod: "down-mod", port: await closedPort() },
   };
-  router = await startRouter({ port: 0, upstreams });
+  router = await startRouter({ port: 0, upstreams, log: (line) => logged.push(line) });
 });
 afterAll(async () => {
   await router?.close();
@@ -121,6 +122,7 @@ describe("router refusals (raw node:http)", () => {
     const e = ROUTER_ERRORS.unreachable("down", upstreams.down!);
     expect(r.status).toBe(e.status);
     expect(errorMessage(r.body)).toBe(e.message);
+    expect(logged).toContain(`/down/mcp -> 127.0.0.1:${upstreams.down!.port} (down-mod): ECONNREFUSED`);
   });
 
   it.each([
