@@ -202,3 +202,34 @@ describe("serveMcp binding", () => {
     });
   });
 });
+
+describe("serveMcp session limit", () => {
+  it("closes the least recently used session past maxSessions, so a vanished client cannot pile them up", async () => {
+    const small = await serveMcp({ name: "kit-test", version: "0.0.1", port: 0, build, maxSessions: 2 });
+    const open = async () => {
+      const r = await rawRequest(small.url, {
+        method: "POST",
+        headers: MCP_POST_HEADERS,
+        body: INITIALIZE_BODY,
+      });
+      return String(r.headers["mcp-session-id"]);
+    };
+    const ping = (id: string) =>
+      rawRequest(small.url, {
+        method: "POST",
+        headers: { ...MCP_POST_HEADERS, "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 9, method: "ping" }),
+      });
+    try {
+      const first = await open();
+      const second = await open();
+      expect((await ping(first)).status).toBe(200); // first is now the most recently used
+      const third = await open();
+      expect((await ping(second)).status).toBe(SERVE_ERRORS.unknownSession.status);
+      expect((await ping(first)).status).toBe(200);
+      expect((await ping(third)).status).toBe(200);
+    } finally {
+      await small.close();
+    }
+  });
+});
