@@ -18,7 +18,7 @@ describe("the coalescer", () => {
   const make = (got: IngressSignal[]) =>
     createCoalescer(
       (s) => got.push(s),
-      { urgentGapMs: 2_000, normalGapMs: 15_000, maxHeld: 2 },
+      { urgentGapMs: 2_000, normalGapMs: 15_000, maxHeld: 2, maxPerMinute: 100 },
       () => clock,
     );
   const advance = (ms: number) => {
@@ -67,6 +67,30 @@ describe("the coalescer", () => {
     c.close();
     advance(60_000);
     expect(got.map((s) => s.event_type)).toEqual(["game.wake", "game.wake", "a", "b"]);
+  });
+
+  it("holds new pairs once the minute's budget is spent and hands them on as slots free", () => {
+    const got: IngressSignal[] = [];
+    const c = createCoalescer(
+      (s) => got.push(s),
+      { urgentGapMs: 2_000, normalGapMs: 15_000, maxHeld: 8, maxPerMinute: 3 },
+      () => clock,
+    );
+    expect(["a", "b", "c", "d", "e"].map((t) => c.offer(sig({ event_type: t })))).toEqual([
+      "delivered",
+      "delivered",
+      "delivered",
+      "held",
+      "held",
+    ]);
+    advance(10_000);
+    expect(c.offer(sig({ event_type: "f" }))).toBe("held");
+    advance(49_999);
+    expect(got.map((s) => s.event_type)).toEqual(["a", "b", "c"]);
+    advance(1);
+    // The first minute's three slots free together: the three held pairs take them.
+    expect(got.map((s) => s.event_type).sort()).toEqual(["a", "b", "c", "d", "e", "f"]);
+    c.close();
   });
 
   it("reports a throwing handler and keeps going", () => {

@@ -72,18 +72,26 @@ export function mergeSignals(older: IngressSignal, newer: IngressSignal): Ingres
   return { ...newer, delivery, count: older.count + newer.count, body };
 }
 
-/** Coalescing limits (docs: 2 s urgent, 15 s normal, 32 held pairs). */
+/** Coalescing limits (docs: 2 s urgent, 15 s normal, 32 held pairs, 30 hand-ons a minute in all). */
 export interface CoalesceLimits {
   urgentGapMs: number;
   normalGapMs: number;
   maxHeld: number;
+  /** Signals handed on per rolling minute, all pairs together; beyond it new ones are held too. */
+  maxPerMinute: number;
 }
-export const DEFAULT_LIMITS: CoalesceLimits = { urgentGapMs: 2_000, normalGapMs: 15_000, maxHeld: 32 };
+export const DEFAULT_LIMITS: CoalesceLimits = {
+  urgentGapMs: 2_000,
+  normalGapMs: 15_000,
+  maxHeld: 32,
+  maxPerMinute: 30,
+};
+const MINUTE = 60_000;
 
 /** What became of an offered signal. */
 export type Offer = "delivered" | "held" | "full";
 
-/** Per-pair throttle: first signal at once, then at most one per gap, bursts merged into the held one. */
+/** Per-pair throttle (first at once, then one per gap, bursts merged) under a per-minute budget for all pairs. */
 export interface Coalescer {
   offer(s: IngressSignal): Offer;
   /** Drops what is held (the ingress is closing). */
@@ -97,11 +105,23 @@ export function createCoalescer(
   now: () => number = Date.now,
 ): Coalescer {
   const last = new Map<string, number>();
-  const held = new Map<string, { signal: IngressSignal; timer: NodeJS.Timeout; due: number }>();
+  const held = new Map<string, { signal: IngressSignal; timer: NodeJS.Timeout }>();
+  const recent: number[] = []; // hand-on times within the last minute, oldest first
   const gap = (d: Delivery) => (d === "urgent" ? limits.urgentGapMs : limits.normalGapMs);
 
+  // The earliest time a pair may hand on: its own gap, and a free slot in the minute's budget.
+  const dueOf = (key: string, d: Delivery) => {
+    const t = now();
+    while (recent.length > 0 && recent[0]! <= t - MINUTE) recent.shift();
+    const pairDue = (last.get(key) ?? Number.NEGATIVE_INFINITY) + gap(d);
+    const budgetDue =
+      recent.length < limits.maxPerMinute ? t : recent[recent.length - limits.maxPerMinute]! + MINUTE;
+    return Math.max(pairDue, budgetDue);
+  };
   const handOn = (key: string, s: IngressSignal) => {
-    last.set(key, now());
+    const t = now();
+    last.set(key, t);
+    recent.push(t);
     try {
       deliver(s);
     } catch (e) {
@@ -110,15 +130,16 @@ export function createCoalescer(
     }
   };
   const schedule = (key: string, s: IngressSignal) => {
-    const due = (last.get(key) ?? 0) + gap(s.delivery);
     const timer = setTimeout(
       () => {
+        // Other pairs may have used the minute's budget meanwhile: wait for the next free slot.
+        if (dueOf(key, s.delivery) > now()) return schedule(key, s);
         held.delete(key);
         handOn(key, s);
       },
-      Math.max(0, due - now()),
+      Math.max(0, dueOf(key, s.delivery) - now()),
     );
-    held.set(key, { signal: s, timer, due });
+    held.set(key, { signal: s, timer });
   };
   const prune = () => {
     // Pairs handed on longer ago than the longest gap no longer throttle anything.
@@ -136,8 +157,7 @@ export function createCoalescer(
         schedule(key, mergeSignals(h.signal, s));
         return "held";
       }
-      const prev = last.get(key);
-      if (prev === undefined || now() - prev >= gap(s.delivery)) {
+      if (dueOf(key, s.delivery) <= now()) {
         handOn(key, s);
         prune();
         return "delivered";
