@@ -1,4 +1,5 @@
 import { mkdir, readdir } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterEach, describe, expect, it } from "vitest";
@@ -11,7 +12,13 @@ import {
   unreadableShotsNote,
 } from "../../src/io/chat/tools/browser/results.ts";
 import type { ImageResult, ToolResult } from "../../src/io/chat/tools/client-tools.ts";
-import { browserGuide, browserRun, type CommandHandler, registerBrowserCommands } from "./commands.ts";
+import {
+  browserGuide,
+  browserHostConfig,
+  browserRun,
+  type CommandHandler,
+  registerBrowserCommands,
+} from "./commands.ts";
 import { buildScript } from "./prelude.ts";
 import { type BrowserHarness, browserHarness, waitFor } from "./testing.ts";
 
@@ -40,6 +47,14 @@ async function jpegSize(
 async function leftoverFolders(dir: string): Promise<string[]> {
   return (await readdir(dir)).filter((n) => n.startsWith("yui-browser-"));
 }
+
+describe("browserHostConfig", () => {
+  it("defaults to the spec's 25 s deadline, 28 s backstop, the OS temp directory and one set of locks", () => {
+    const a = browserHostConfig();
+    expect([a.deadlineMs, a.backstopMs, a.tmpDir, a.env]).toEqual([25_000, 28_000, tmpdir(), process.env]);
+    expect(browserHostConfig().locks).toBe(a.locks);
+  });
+});
 
 describe("browser_run: the space lock", () => {
   it("runs one space's calls one at a time and different spaces side by side", async () => {

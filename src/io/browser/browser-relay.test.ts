@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { type BrowserHarness, browserHarness, waitFor } from "../../../host/browser/testing.ts";
 import { BROWSER_RESULT, UNTRUSTED_LINE } from "../chat/tools/browser/results.ts";
 import { createBrowserRelay } from "./browser-relay.ts";
@@ -95,6 +95,24 @@ describe("browser relay over the host's commands", () => {
     // The host still kills the hung CLI at its backstop.
     const skill = await waitFor(async () => (await h.standin.events()).find((e) => e.event === "skill"));
     await waitFor(async () => (isRunning(skill.pid) ? undefined : true));
+  });
+
+  it("waits the spec's 32 s by default, then answers unknown", async () => {
+    vi.useFakeTimers();
+    try {
+      // A host that never answers: only the client's wait can end the call.
+      const relay = createBrowserRelay(() => new Promise(() => undefined));
+      let settled = false;
+      const answer = relay.run("alice", "x", new AbortController().signal).finally(() => {
+        settled = true;
+      });
+      await vi.advanceTimersByTimeAsync(31_999);
+      expect(settled).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(await answer).toBe(BROWSER_RESULT.unknown);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it("rejects a host answer that is neither text nor text with images", async () => {
