@@ -1,4 +1,5 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { request } from "node:http";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -131,6 +132,31 @@ describe("POST /signals", () => {
     expect([get.status, await get.json()]).toEqual([405, { error: INGRESS_ERRORS.method }]);
     const nowhere = await post(`${ingress.url}/elsewhere`, WAKE);
     expect([nowhere.status, await nowhere.json()]).toEqual([404, { error: INGRESS_ERRORS.notFound }]);
+  });
+
+  it("answers 413 to an oversized chunked body without waiting for the rest of it", async () => {
+    const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(`${ingress.url}/signals`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "transfer-encoding": "chunked" },
+      });
+      req.on("response", (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (c: string) => {
+          body += c;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      req.on("error", reject);
+      // Twice the limit is written, but the request is never ended: the answer must not wait for it.
+      req.write(`{"source":"factorio","pad":"${"x".repeat(MAX_BODY_BYTES)}`);
+      req.write("x".repeat(MAX_BODY_BYTES));
+    });
+    expect(answer).toEqual({
+      status: 413,
+      body: JSON.stringify({ error: INGRESS_ERRORS.tooLarge(MAX_BODY_BYTES) }),
+    });
   });
 
   it("refuses a non-loopback Host with 421 and a non-loopback Origin with 403 on every route", async () => {

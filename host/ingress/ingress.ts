@@ -73,18 +73,36 @@ function sendJson(res: ServerResponse, status: number, value: unknown): void {
   res.end(body);
 }
 
+/** Collects a body up to MAX_BODY_BYTES; past it, rejects with 413 and leaves the rest unread. */
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let over = false;
+    // Past the limit nothing more is kept; the 413 goes out with connection: close, ending the upload.
+    req.on("data", (c: Buffer) => {
+      if (over) return;
+      size += c.length;
+      if (size > MAX_BODY_BYTES) {
+        over = true;
+        reject(new HttpError(413, INGRESS_ERRORS.tooLarge(MAX_BODY_BYTES)));
+        return;
+      }
+      chunks.push(c);
+    });
+    req.on("end", () => {
+      if (!over) resolve(Buffer.concat(chunks));
+    });
+    req.on("error", reject);
+  });
+}
+
 /** Reads a JSON body (undefined when empty); throws HttpError for the wrong type, size or syntax. */
 async function readJson(req: IncomingMessage): Promise<unknown> {
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
   if (declared > MAX_BODY_BYTES) throw new HttpError(413, INGRESS_ERRORS.tooLarge(MAX_BODY_BYTES));
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req as AsyncIterable<Buffer>) {
-    size += c.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, INGRESS_ERRORS.tooLarge(MAX_BODY_BYTES));
-    chunks.push(c);
-  }
-  if (size === 0) return undefined;
+  const raw = await readBody(req);
+  if (raw.length === 0) return undefined;
   // Only JSON: a page cannot send it cross-site without a CORS preflight, which nothing here answers.
   const type = String(req.headers["content-type"] ?? "")
     .split(";")[0]!
@@ -92,7 +110,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
     .toLowerCase();
   if (type !== "application/json") throw new HttpError(415, INGRESS_ERRORS.contentType);
   try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    return JSON.parse(raw.toString("utf8"));
   } catch {
     throw new HttpError(400, INGRESS_ERRORS.notJson);
   }
