@@ -48,7 +48,11 @@ describe("the real SDK client through the router", () => {
   it("lists and calls a mod's tools at /<prefix>/mcp", async () => {
     const { client, close } = await connectClient(`${router.url}/test/mcp`);
     try {
-      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual(["echo", "steps"]);
+      expect((await client.listTools()).tools.map((t) => t.name).sort()).toEqual([
+        "echo",
+        "resumable",
+        "steps",
+      ]);
       const r = await client.callTool({ name: "echo", arguments: { text: "through the router" } });
       expect(r.content).toEqual([{ type: "text", text: "through the router" }]);
     } finally {
@@ -74,6 +78,35 @@ describe("the real SDK client through the router", () => {
       expect(result.content).toEqual([{ type: "text", text: "done 5" }]);
       expect(seen.map((s) => s.progress)).toEqual([1, 2, 3, 4, 5]);
       for (const s of seen) expect(s.at).toBeLessThan(finishedAt);
+    } finally {
+      await close();
+    }
+  });
+
+  it("lets a client resume a dropped SSE stream with Last-Event-ID through the router", async () => {
+    // Records what the client sends the router: the resume is a GET carrying Last-Event-ID.
+    const sent: { method: string; lastEventId: string | null }[] = [];
+    const tap: typeof fetch = (input, init) => {
+      sent.push({
+        method: init?.method ?? "GET",
+        lastEventId: new Headers(init?.headers).get("last-event-id"),
+      });
+      return fetch(input, init);
+    };
+    const client = new Client({ name: "resume", version: "0" });
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${router.url}/test/mcp`), { fetch: tap }),
+    );
+    const close = () => client.close();
+    const progress: number[] = [];
+    try {
+      const result = await client.callTool(
+        { name: "resumable", arguments: {} },
+        { onprogress: (p) => progress.push(p.progress), timeout: 20_000 },
+      );
+      expect(result.content).toEqual([{ type: "text", text: "resumed" }]);
+      expect(progress).toEqual([1, 2, 3]);
+      expect(sent.some((s) => s.method === "GET" && s.lastEventId !== null)).toBe(true);
     } finally {
       await close();
     }

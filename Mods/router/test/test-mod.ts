@@ -46,6 +46,28 @@ export function startTestMod(gate: Gate): Promise<ServedMcp> {
         return toolText(`done ${n}`);
       },
     );
+    server.registerTool(
+      "resumable",
+      {
+        description:
+          "Drops its SSE stream after the first notification, then goes on: the client must resume",
+      },
+      async (ctx) => {
+        const token = ctx.mcpReq._meta?.progressToken ?? "none";
+        const progress = (i: number) =>
+          ctx.mcpReq.notify({
+            method: "notifications/progress",
+            params: { progressToken: token, progress: i },
+          });
+        await progress(1);
+        // As a flaky tunnel would: the stream ends mid-call; the events after it wait in the event store.
+        ctx.http?.closeSSE?.();
+        await progress(2);
+        await new Promise((r) => setTimeout(r, 50));
+        await progress(3);
+        return toolText("resumed");
+      },
+    );
     return server;
   };
   return serveMcp({ name: "test-mod", version: "0.0.1", port: 0, build });
