@@ -126,16 +126,22 @@ describe("the real SDK client through the router", () => {
 });
 
 describe("router refusals (raw node:http)", () => {
-  it("answers 404 to an unregistered prefix", async () => {
-    const r = await rawRequest(`${router.url}/nope/mcp`, {
-      method: "POST",
-      headers: MCP_POST_HEADERS,
-      body: "{}",
-    });
-    const e = ROUTER_ERRORS.unknownPrefix("nope");
-    expect(r.status).toBe(e.status);
-    expect(errorMessage(r.body)).toBe(e.message);
-  });
+  // Object property names are not routes: the table is looked up by own keys only.
+  it.each(["nope", "__proto__", "constructor", "toString"])(
+    "answers 404 to the unregistered prefix %s",
+    async (prefix) => {
+      const before = recorder.seen.length;
+      const r = await rawRequest(`${router.url}/${prefix}/mcp`, {
+        method: "POST",
+        headers: MCP_POST_HEADERS,
+        body: "{}",
+      });
+      const e = ROUTER_ERRORS.unknownPrefix(prefix);
+      expect(r.status).toBe(e.status);
+      expect(errorMessage(r.body)).toBe(e.message);
+      expect(recorder.seen.length).toBe(before);
+    },
+  );
 
   it.each(["/", "/test", "/test/other", "/test/mcp/extra"])(
     "answers 404 to the unrouted path %s",
