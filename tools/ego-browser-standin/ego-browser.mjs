@@ -60,7 +60,8 @@ function runSkill() {
     process.stderr.write("ego-browser: no guide is installed for this version\n");
     process.exitCode = 3;
   } else if (mode === "hang") {
-    setInterval(() => undefined, 60_000);
+    // Long past any backstop, yet bounded: a test that dies before its backstop fires leaves no process for good.
+    setTimeout(() => undefined, 120_000);
   } else {
     process.stdout.write(readFileSync(new URL("./guide.md", import.meta.url)));
   }
