@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generateDefaultVrm } from "../../tools/vrm-gen/main.ts";
 import type { AnchoredCue } from "./cues.ts";
 import { FIXTURES, type Harness, REPO, startHarness } from "./harness/serve.ts";
+import { MODEL_FILE_ERRORS } from "./model-file.ts";
 import { DEFAULT_MOTIONS } from "./motions.ts";
+import { LOAD_ERRORS } from "./stage.ts";
 
 // The stage in real Chromium (SwiftShader WebGL), through the harness page served by Vite.
 
@@ -18,19 +20,19 @@ const FIXTURE = {
   vrma: resolve(FIXTURES, "test.vrma"),
 };
 
-/** The messages a broken load must show (stage.ts), written once. */
-const LOAD_ERRORS = {
-  unreadable: "Could not read this model file: ",
-  notVrm: "This file is a glTF model but not a VRM avatar (no VRM extension found).",
-};
-
 let h: Harness;
 const consoleLog: ConsoleMessage[] = [];
 const url = (path: string) => h.fileUrl(path);
 
 type Px = { hash: number; opaque: number; total: number; box: [number, number, number, number] };
-const create = (opts: Record<string, unknown> = {}) =>
-  h.page.evaluate((o) => window.harness.create({ manual: true, idle: false, antialias: false, ...o }), opts);
+let lastOptions = "";
+/** A manual stage with the given options; tests with the same options share one (each new WebGL context recompiles every shader). */
+const create = async (opts: Record<string, unknown> = {}) => {
+  const options = { manual: true, idle: false, antialias: false, ...opts };
+  if (JSON.stringify(options) === lastOptions) return;
+  lastOptions = JSON.stringify(options);
+  await h.page.evaluate((o) => window.harness.create(o), options);
+};
 const load = (path: string) => h.page.evaluate((u) => window.harness.load(u), url(path));
 const step = (dt: number, frames = 1): Promise<Px> =>
   h.page.evaluate(([d, f]) => window.harness.step(d, f), [dt, frames] as const);
@@ -170,12 +172,30 @@ describe("avatar stage in Chromium", () => {
     await setSize(80, 100);
     await load(DEFAULT_VRM);
     const garbage = await h.page.evaluate(() => window.harness.load([1, 2, 3, 4, 5, 6, 7, 8]));
-    expect(garbage.ok).toBe(false);
-    expect(!garbage.ok && garbage.error.startsWith(LOAD_ERRORS.unreadable)).toBe(true);
+    expect(garbage).toEqual({ ok: false, error: MODEL_FILE_ERRORS.notGlb });
+    const missing = await load(resolve(OUT, "no-such-model.vrm"));
+    expect(missing.ok).toBe(false);
+    expect(!missing.ok && missing.error.startsWith(LOAD_ERRORS.unreadable)).toBe(true);
     const animationOnly = await load(FIXTURE.vrma);
     expect(animationOnly).toEqual({ ok: false, error: LOAD_ERRORS.notVrm });
     expect((await inspect()).loaded).toBe("Yui");
     expect((await step(1 / 60)).opaque).toBeGreaterThan(0);
+  }, 240_000);
+
+  it("loads a .vrm dropped on the canvas, and refuses a dropped non-VRM with a message", async () => {
+    await create();
+    await setSize(80, 100);
+    await load(FIXTURE.mtoon);
+    await h.page.evaluate(() => window.harness.attachDrop());
+    expect(await h.page.evaluate((u) => window.harness.dropFile("yui.vrm", u), url(DEFAULT_VRM))).toBe(true);
+    await h.page.waitForFunction(() => window.harness.dropped.length === 1, null, { timeout: 60_000 });
+    expect(await h.page.evaluate(() => window.harness.dropped)).toEqual(["loaded: Yui"]);
+    await h.page.evaluate((u) => window.harness.dropFile("dance.vrma", u), url(FIXTURE.vrma));
+    await h.page.waitForFunction(() => window.harness.dropped.length === 2, null, { timeout: 60_000 });
+    expect((await h.page.evaluate(() => window.harness.dropped))[1]).toBe(
+      `error: ${MODEL_FILE_ERRORS.notVrm}`,
+    );
+    expect((await inspect()).loaded).toBe("Yui");
   }, 240_000);
 
   it("shows only the newest of overlapping loads", async () => {
@@ -203,17 +223,13 @@ describe("avatar stage in Chromium", () => {
       await cdp.send("HeapProfiler.collectGarbage");
       return (await cdp.send("Runtime.getHeapUsage")).usedSize;
     };
-    const models = [DEFAULT_VRM, FIXTURE.mtoon];
-    const cycle = async (i: number) => {
-      expect((await load(models[i % 2]!)).ok).toBe(true);
-      await step(1 / 60);
-    };
-    // Two warm-up switches compile every shader program both models need.
-    await cycle(0);
-    await cycle(1);
-    await cycle(0);
+    const models = [url(DEFAULT_VRM), url(FIXTURE.mtoon)];
+    const cycle = (count: number) =>
+      h.page.evaluate(([m, n]) => window.harness.cycleModels(m, n), [models, count] as const);
+    // Both runs end on the same model. Warm-up switches compile every shader program both models need.
+    expect(await cycle(4)).toEqual(Array(4).fill("loaded"));
     const start = { gpu: (await inspect()).renderer, heap: await heap() };
-    for (let i = 1; i <= 20; i++) await cycle(i);
+    expect(await cycle(20)).toEqual(Array(20).fill("loaded"));
     const end = { gpu: (await inspect()).renderer, heap: await heap() };
     expect(end.gpu.geometries).toBe(start.gpu.geometries);
     expect(end.gpu.textures).toBe(start.gpu.textures);
@@ -223,6 +239,7 @@ describe("avatar stage in Chromium", () => {
   }, 300_000);
 
   it("stops rendering while the window is hidden and resumes when shown", async () => {
+    lastOptions = "";
     await h.page.evaluate(() => window.harness.create({ antialias: false, idle: true }));
     await setSize(64, 80);
     await load(DEFAULT_VRM);
@@ -260,6 +277,23 @@ describe("avatar stage in Chromium", () => {
     await h.page.mouse.click(canvas!.x + (box[0] + box[2]) / 2, canvas!.y + (box[1] + box[3]) / 2);
     await step(1 / 60);
     expect((await inspect()).motion).toBe("poke_reaction");
+  }, 240_000);
+
+  it("turns the eyes and head toward the pointer", async () => {
+    await create();
+    await setSize(160, 200);
+    await load(DEFAULT_VRM);
+    const look = async (x: number) => {
+      await h.page.evaluate((px) => window.harness.setPointer(px, 0.3), x);
+      const px = await step(1 / 60, 2);
+      return { hash: px.hash, head: (await inspect()).bones.head! };
+    };
+    const left = await look(-1);
+    const right = await look(1);
+    expect(left.hash).not.toBe(right.hash);
+    // Screen left is the character's right (-X): the head yaws negative about Y, and positive for screen right.
+    expect(left.head[1]).toBeLessThan(0);
+    expect(right.head[1]).toBeGreaterThan(0);
   }, 240_000);
 
   it("renders the default character's expressions and motions, saved as screenshots", async () => {

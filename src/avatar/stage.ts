@@ -5,6 +5,7 @@ import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import type { Cue } from "./cues.ts";
 import { DEFAULT_EXPRESSIONS, type ExpressionWeights } from "./default-expressions.ts";
 import { ExpressionPlayer } from "./expression-player.ts";
+import { checkModelBytes, MODEL_FILE_ERRORS } from "./model-file.ts";
 import {
   AMBIENT_MOTIONS,
   BASE_POSE,
@@ -125,6 +126,14 @@ interface LoadedModel {
     returning: boolean;
   } | null;
 }
+
+/** The messages of a failed load(), written once (file checks come from model-file.ts). */
+export const LOAD_ERRORS = {
+  unreadable: "Could not read this model file: ",
+  notVrm: MODEL_FILE_ERRORS.notVrm,
+  unreadableClip: "Could not read this animation file: ",
+  noAnimation: "This file has no VRM animation (VRMC_vrm_animation).",
+} as const;
 
 const D2R = Math.PI / 180;
 const INSPECTED_BONES: VRMHumanBoneName[] = [
@@ -480,12 +489,17 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
     renderer,
     async load(source) {
       const id = ++loadSeq;
+      if (typeof source !== "string") {
+        // Bytes from the user: a quick structural check gives a clearer message than the glTF parser.
+        const check = checkModelBytes(source instanceof Uint8Array ? source : new Uint8Array(source));
+        if (!check.ok) throw new Error(check.error);
+      }
       let gltf: Awaited<ReturnType<typeof parse>>;
       try {
         gltf = await parse(source);
       } catch (err) {
         if (id !== loadSeq) return { status: "superseded" };
-        throw new Error(`Could not read this model file: ${describe(err)}`);
+        throw new Error(`${LOAD_ERRORS.unreadable}${describe(err)}`);
       }
       const vrm = gltf.userData.vrm as VRM | undefined;
       if (id !== loadSeq || disposed) {
@@ -495,7 +509,7 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
       }
       if (!vrm) {
         VRMUtils.deepDispose(gltf.scene);
-        throw new Error("This file is a glTF model but not a VRM avatar (no VRM extension found).");
+        throw new Error(LOAD_ERRORS.notVrm);
       }
       const specVersion = vrm.meta.metaVersion === "0" ? "0" : "1";
       if (specVersion === "0") VRMUtils.rotateVRM0(vrm);
@@ -533,10 +547,10 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
     },
     async loadClip(clipId, source) {
       const gltf = await parse(source).catch((err: unknown) => {
-        throw new Error(`Could not read this animation file: ${describe(err)}`);
+        throw new Error(`${LOAD_ERRORS.unreadableClip}${describe(err)}`);
       });
       const anims = gltf.userData.vrmAnimations as VRMAnimation[] | undefined;
-      if (!anims?.[0]) throw new Error("This file has no VRM animation (VRMC_vrm_animation).");
+      if (!anims?.[0]) throw new Error(LOAD_ERRORS.noAnimation);
       fileClips.set(clipId, anims[0]);
       model?.clips.delete(clipId);
     },
@@ -618,6 +632,7 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
       canvas.removeEventListener("pointerdown", onDown);
       if (model) disposeModel(model);
       model = null;
+      // No forceContextLoss: a later stage on the same canvas would get the lost context back.
       renderer.dispose();
     },
   };

@@ -1,5 +1,6 @@
 import * as THREE from "three";
 import { type AnchoredCue, createCueScheduler } from "../cues.ts";
+import { attachModelDrop } from "../model-file.ts";
 import { createStage, type Stage, type StageInspection, type StageOptions } from "../stage.ts";
 
 // Test and benchmark harness page: exposes the stage to Playwright through window.harness.
@@ -61,6 +62,16 @@ const harness = {
     } catch (err) {
       return { ok: false, error: err instanceof Error ? err.message : String(err) };
     }
+  },
+  /** Loads `urls` in turn, `count` times, rendering one frame after each; returns each load's status. */
+  async cycleModels(urls: string[], count: number): Promise<string[]> {
+    const out: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const r = await need().load(urls[i % urls.length]!);
+      need().step(1 / 60);
+      out.push(r.status);
+    }
+    return out;
   },
   /** Starts several loads without waiting, then waits for all: the last one must win. */
   async loadRace(sources: string[]) {
@@ -158,6 +169,32 @@ const harness = {
     renderer.dispose();
     c.remove();
     return times;
+  },
+  /** Wires drag-and-drop of a .vrm onto the canvas the way settings does; outcomes go to `dropped`. */
+  attachDrop() {
+    const s = need();
+    harness.dropped = [];
+    attachModelDrop(canvas, (model) => {
+      if (!model.check.ok) {
+        harness.dropped.push(`error: ${model.check.error}`);
+        return;
+      }
+      s.load(model.bytes).then(
+        (r) => harness.dropped.push(r.status === "loaded" ? `loaded: ${r.name}` : r.status),
+        (err: unknown) => harness.dropped.push(`error: ${String(err)}`),
+      );
+    });
+  },
+  dropped: [] as string[],
+  /** Drops a file with `bytes` on the canvas, as the browser does for a real drag from the desktop. */
+  async dropFile(name: string, url: string) {
+    const bytes = new Uint8Array(await (await fetch(url)).arrayBuffer());
+    const transfer = new DataTransfer();
+    transfer.items.add(new File([bytes], name, { type: "application/octet-stream" }));
+    const over = new DragEvent("dragover", { dataTransfer: transfer, cancelable: true, bubbles: true });
+    canvas.dispatchEvent(over);
+    canvas.dispatchEvent(new DragEvent("drop", { dataTransfer: transfer, cancelable: true, bubbles: true }));
+    return over.defaultPrevented;
   },
   /** Resizes the canvas (CSS pixels) and the stage with it. */
   setSize(width: number, height: number) {
