@@ -227,6 +227,27 @@ describe("coalescing over HTTP", () => {
   });
 });
 
+describe("a failing app handler", () => {
+  it("is reported on stderr after the post was answered 202, and the ingress keeps serving", async () => {
+    const err = vi.spyOn(console, "error").mockImplementation(() => {});
+    const ingress = await startIngress({
+      port: 0,
+      onSignal: async () => {
+        throw new Error("bridge closed");
+      },
+      executor: () => null,
+    });
+    try {
+      expect((await post(`${ingress.url}/signals`, WAKE)).status).toBe(202);
+      await vi.waitFor(() => expect(err).toHaveBeenCalledWith("[ingress] onSignal failed: bridge closed"));
+      expect((await post(`${ingress.url}/signals`, { source: "next", event_type: "one" })).status).toBe(202);
+    } finally {
+      err.mockRestore();
+      await ingress.close();
+    }
+  });
+});
+
 describe("the avatar routes", () => {
   let ingress: RunningIngress;
   const ex = scriptedExecutor(

@@ -121,8 +121,10 @@ export async function startIngress(opts: IngressOptions): Promise<RunningIngress
   const limits = { ...DEFAULT_LIMITS, ...opts.limits };
   const timeouts = { ...DEFAULT_AVATAR_TIMEOUTS, ...opts.timeouts };
   // Hand-on runs after the post's answer is written: a post never waits for the app's handler.
+  let closed = false;
   const deliver = (s: IngressSignal) =>
     setImmediate(() => {
+      if (closed) return; // the switch went off between the hand-on and this tick
       Promise.resolve()
         .then(() => opts.onSignal(s))
         .catch((e: unknown) => console.error(`[ingress] onSignal failed: ${(e as Error)?.message ?? e}`));
@@ -227,6 +229,7 @@ export async function startIngress(opts: IngressOptions): Promise<RunningIngress
     port,
     close() {
       closing ??= new Promise<void>((resolve) => {
+        closed = true;
         coalescer.close();
         server.close(() => resolve());
         for (const s of sockets) s.destroy();

@@ -103,7 +103,7 @@ describe("the coalescer", () => {
     expect(c.offer(sig())).toBe("delivered");
     expect(c.offer(sig({ event_type: "other" }))).toBe("delivered");
     expect(calls).toBe(2);
-    expect(err).toHaveBeenCalledWith("[ingress] onSignal threw for factorio\u0000game.wake: app down");
+    expect(err).toHaveBeenCalledWith("[ingress] onSignal threw for factorio/game.wake: app down");
     err.mockRestore();
     c.close();
   });

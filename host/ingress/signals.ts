@@ -150,7 +150,7 @@ export function createCoalescer(
 
   return {
     offer(s) {
-      const key = `${s.source}\u0000${s.event_type}`;
+      const key = `${s.source}/${s.event_type}`; // neither name may hold a /
       const h = held.get(key);
       if (h) {
         clearTimeout(h.timer);
