@@ -17,8 +17,8 @@ export type CliOutcome =
 
 /**
  * Runs the CLI once with an argv array (no shell), writes input to its stdin and closes it, and kills it with
- * SIGKILL at the backstop. Resolves when the CLI exits; a process it left holding its pipes (ego lite, a killed
- * script) is not waited for beyond graceMs.
+ * SIGKILL at the backstop. Resolves when the CLI exits and its pipes close; a process it left holding them (ego
+ * lite, a killed script) is waited for only until graceMs pass without data, and never beyond 10 x graceMs.
  */
 export function runCli(opts: {
   path: string;
@@ -27,8 +27,6 @@ export function runCli(opts: {
   env: NodeJS.ProcessEnv;
   backstopMs: number;
   graceMs: number;
-  /** Called once the CLI is running. */
-  onSpawn?: () => void;
 }): Promise<CliOutcome> {
   return new Promise((resolve) => {
     const child = spawn(opts.path, [...opts.args], { env: opts.env, stdio: ["pipe", "pipe", "pipe"] });
@@ -44,7 +42,6 @@ export function runCli(opts: {
     });
     child.once("spawn", () => {
       spawned = true;
-      opts.onSpawn?.();
       backstop = setTimeout(() => {
         killed = true;
         child.kill("SIGKILL");
