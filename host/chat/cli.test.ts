@@ -189,6 +189,9 @@ describe("yui chat", () => {
         "body_action",
         "look",
       ]);
+      // yui tools --transport push prints exactly the hello's tools.
+      const printed = await yui(["tools", "--window", "main", "--transport", "push"]);
+      expect(JSON.parse(printed.stdout)).toEqual(backend.hellos[0]!.tools);
       const turnFrame = backend.frames.find((f) => f.frame.type === "turn")!.frame;
       expect(turnFrame).toMatchObject({
         origin: "user",

@@ -69,12 +69,7 @@ export async function main(argv: string[]): Promise<number> {
       windowTools: () => win.tools(),
     });
     const declared =
-      transport === "push"
-        ? declareTools(
-            registry.filter((t) => t.name !== "generate_express"),
-            "chat",
-          ).map((d) => d.function)
-        : declareTools(registry, transport as "chat" | "responses");
+      transport === "push" ? helloTools(registry) : declareTools(registry, transport as "chat" | "responses");
     process.stdout.write(`${JSON.stringify(declared, null, 2)}\n`);
     return 0;
   } finally {

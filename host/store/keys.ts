@@ -3,6 +3,8 @@
  * Imported by store.ts, so every process that opens the store (host, `yui store`, `yui chat`) validates alike.
  */
 import { z } from "zod";
+// Keys other modules own, registered here too so `yui store` validates them like the app does.
+import "../ingress/agent-notify-key.ts";
 import { DEFAULT_PRESET, PresetIdSchema, PresetListSchema } from "../../src/app/presets/preset.ts";
 import { emptyRelations, RelationsStateSchema } from "../../src/app/relations/relations.ts";
 import {
