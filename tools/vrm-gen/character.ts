@@ -139,6 +139,7 @@ export const PALETTE: Record<MaterialKey, Look> = {
   lash: { base: "#2a1c34", shade: "#2a1c34", outline: 0, doubleSided: true },
   mouth: { base: "#9a3a4c", shade: "#9a3a4c", outline: 0, doubleSided: true },
   tongue: { base: "#ea8290", shade: "#ea8290", outline: 0, doubleSided: true },
+  nose: { base: "#e9a48f", shade: "#e9a48f", outline: 0, doubleSided: true },
   blush: { base: "#ff7f98", shade: "#ff7f98", outline: 0, alpha: 0.5, doubleSided: true },
 };
 

@@ -166,7 +166,8 @@ export type FaceMaterial =
   | "lash"
   | "mouth"
   | "tongue"
-  | "blush";
+  | "blush"
+  | "nose";
 
 type P2 = [number, number];
 interface Layer {
@@ -402,6 +403,17 @@ function blushLayer(side: "l" | "r"): Layer {
   };
 }
 
+/** The nose: a small soft shadow mark, as anime faces draw it. */
+function noseLayer(): Layer {
+  return {
+    material: "nose",
+    lift: 0.0006,
+    bone: "head",
+    triangles: discTriangles(2, 12),
+    points: () => discPoints(0.003, -0.047, 0.0038, 0.0022, 2, 12),
+  };
+}
+
 /** One face primitive: geometry, skinning, and one position-delta array per FACE_MORPHS entry. */
 export interface FacePrimitive {
   material: FaceMaterial;
@@ -431,6 +443,7 @@ export function buildFace(): FacePrimitive[] {
     browLayer("l"),
     browLayer("r"),
     ...mouthLayers(),
+    noseLayer(),
     blushLayer("l"),
     blushLayer("r"),
   ];
