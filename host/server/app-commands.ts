@@ -31,6 +31,7 @@ const PresetArg = z.object({ presetId: PresetIdSchema });
 const SetArg = z.object({ key: z.string().min(1), value: z.unknown() });
 const KeyArg = z.object({ key: z.string().min(1) });
 const ApiKeyArg = z.object({ presetId: PresetIdSchema, key: z.string().max(4096) });
+const ClaimArg = z.object({ presetId: PresetIdSchema, turnId: z.string().min(1).max(200) });
 const SliderArg = z.object({
   presetId: PresetIdSchema,
   target: z.string().min(1),
@@ -138,6 +139,18 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
     writeFileSync(tmp, text);
     renameSync(tmp, deps.vocabularyFile);
     return r.value;
+  });
+
+  // An addressed turn runs in one window only, even when several tabs show the named character: the first
+  // window to claim the event's turn for its preset runs it.
+  const claimed = new Set<string>();
+  table.register("addressed_claim", async (args) => {
+    const { presetId, turnId } = parse(ClaimArg, args);
+    const key = `${presetId}\u0000${turnId}`;
+    if (claimed.has(key)) return false;
+    claimed.add(key);
+    if (claimed.size > 1024) claimed.delete(claimed.values().next().value!);
+    return true;
   });
 
   table.register("relation_set_by_user", async (args) => {

@@ -7,11 +7,14 @@ import { GUARD_REFUSALS } from "@yui/mod-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PRESET_KEYS } from "../../src/app/presets/preset.ts";
 import { savePreset } from "../../src/app/presets/presets.ts";
+import { createPushClient } from "../../src/io/chat/push/client.ts";
+import { startPushBackend } from "../../tools/push-backend/server.ts";
 import {
   chatStream,
   type ScriptedBackend,
   startScriptedBackend,
 } from "../../tools/scripted-backend/server.ts";
+import { nodeConnect } from "../push-socket.ts";
 import { TEST_VERDICTS } from "./app-commands.ts";
 import { STORE_CHANGED_EVENT } from "./bridge.ts";
 import { OLLAMA_BASE_URL } from "./defaults.ts";
@@ -173,6 +176,45 @@ describe("the backend proxy", () => {
   });
 });
 
+describe("the push relay", () => {
+  it("relays a push client's connection to the preset's push_url with the host's token", async () => {
+    const token = "push-token-9c1e";
+    const push = await startPushBackend({
+      token,
+      onTurn: (t) => {
+        t.segment("Hello through the host.");
+        t.end();
+      },
+    });
+    savePreset(host.store, {
+      id: "pushy",
+      name: "Pushy",
+      avatar: "",
+      voice: "",
+      persona: "",
+      backend: { transport: "push", push_url: push.url },
+    });
+    host.store.set(PRESET_KEYS.apiKey("pushy"), token, "test");
+    const client = createPushClient({
+      url: `ws://127.0.0.1:${port}/api/push/pushy`,
+      connect: nodeConnect,
+      hello: () => ({ preset: { id: "pushy", name: "Pushy" }, window: "browser", tools: [] }),
+    });
+    client.start();
+    const end = await client.runTurn({ text: "hi", context: "" });
+    expect(end.outcome).toBe("spoken");
+    expect(end.text).toBe("Hello through the host.");
+    expect(push.upgrades[0]!.authorization).toBe(`Bearer ${token}`);
+    expect(push.hellos[0]!.window).toBe("browser");
+    client.close();
+    await push.close();
+  });
+
+  it("refuses a preset without a push URL", async () => {
+    expect(await upgradeStatus(port, "/api/push/yui", ok())).toBe(404);
+  });
+});
+
 describe("the bridge", () => {
   it("never sends a key to a page: not in the snapshot, not in change events, not in command answers", async () => {
     const a = await bridgeClient(port);
@@ -208,6 +250,17 @@ describe("the bridge", () => {
     await expect
       .poll(() => b.frames.some((f) => f.includes("yui://character-addressed")), { timeout: 5000 })
       .toBe(true);
+    a.close();
+    b.close();
+  });
+
+  it("lets one window only claim an addressed turn", async () => {
+    const a = await bridgeClient(port);
+    const b = await bridgeClient(port);
+    const args = { presetId: "yui", turnId: "t-1" };
+    const [x, y] = await Promise.all([a.invoke("addressed_claim", args), b.invoke("addressed_claim", args)]);
+    expect([x.value, y.value].sort()).toEqual([false, true]);
+    expect((await a.invoke("addressed_claim", { presetId: "mika", turnId: "t-1" })).value).toBe(true);
     a.close();
     b.close();
   });

@@ -13,6 +13,8 @@ export function mountMain(root: HTMLElement, ctx: ViewContext): void {
   root.append(grid);
   const panels = new Map<string, Panel>();
   let mainId = "";
+  // `?stage=off` shows the chat without the 3D stage (low-power machines, tests that are not about the stage).
+  const stageOn = new URLSearchParams(location.search).get("stage") !== "off";
   const sync = () => {
     const open = openPresets(ctx.kv);
     const ids = open.map((p) => p.id);
@@ -32,7 +34,7 @@ export function mountMain(root: HTMLElement, ctx: ViewContext): void {
     ids.forEach((id, i) => {
       let p = panels.get(id);
       if (!p) {
-        p = createPanel({ ...ctx, presetId: id, kind: "browser", stage: i === 0 });
+        p = createPanel({ ...ctx, presetId: id, kind: "browser", stage: stageOn && i === 0 });
         panels.set(id, p);
       }
       grid.append(p.el);

@@ -153,6 +153,7 @@ export function createPanel(opts: PanelOptions): Panel {
   };
 
   function bubble(role: "user" | "assistant" | "incoming", text: string, from?: string): HTMLElement {
+    log.querySelector(".empty")?.remove();
     const body = h("div", { class: "text" }, text);
     const b = h(
       "div",
@@ -254,6 +255,7 @@ export function createPanel(opts: PanelOptions): Panel {
         text.textContent = "(no reply)";
       }
       stage?.reveal(Number.MAX_SAFE_INTEGER);
+      log.scrollTop = log.scrollHeight;
       return end;
     } finally {
       status.textContent = "";
@@ -289,9 +291,14 @@ export function createPanel(opts: PanelOptions): Panel {
   }
 
   const offAddressed = bridge.on(CHARACTER_ADDRESSED_EVENT, (payload) => {
-    const p = payload as { to?: { id?: string }; from?: { name?: string }; text?: string };
+    const p = payload as { to?: { id?: string }; from?: { name?: string }; text?: string; turnId?: string };
     if (p?.to?.id !== presetId) return;
+    // Claimed at once, so the first window to hear the event runs the turn even while it is busy.
+    const claim = bridge
+      .invoke<boolean>("addressed_claim", { presetId, turnId: p.turnId ?? "" })
+      .catch(() => false);
     queue = queue.then(async () => {
+      if (!(await claim)) return;
       const from = p.from?.name ?? "someone";
       const incoming = bubble("incoming", p.text ?? "", from);
       const end = await playTurn((signal, onEvent) => {

@@ -2,6 +2,8 @@
  * The page's mirror of the host's store (secrets excluded): reads are local and synchronous, so the portable
  * modules (presets, relations, tools) run on it as on the host's store; writes apply at once and go to the
  * host, which validates them and tells every window. A write the host refuses is rolled back here.
+ * No `update`: the mirror does not know pattern keys' defaults, so read-modify-write goes through the
+ * portable modules' own load-then-save (synchronous in one page, so panels of a page never interleave).
  */
 import type { BridgeClient } from "./bridge-client.ts";
 
@@ -11,8 +13,6 @@ export const STORE_CHANGED_EVENT = "yui://store-changed";
 export interface StoreMirror {
   get(key: string): unknown;
   set(key: string, value: unknown, who?: string): void;
-  /** Read-modify-write of one key (rate_relation's atomic step; all panels of a page share one mirror). */
-  update<T>(key: string, fn: (current: T) => T, who?: string): T;
   /** Listens to changes of keys matching `match` (a key or a predicate); returns the unsubscribe. */
   watch(match: string | ((key: string) => boolean), fn: (key: string) => void): () => void;
   /** Resolves when every write sent so far has been answered. */
@@ -57,12 +57,6 @@ export function createStoreMirror(bridge: BridgeClient, onError: (message: strin
   return {
     get: (key) => values.get(key),
     set,
-    update<T>(key: string, fn: (current: T) => T): T {
-      const cur = values.get(key) as T;
-      const next = fn(cur);
-      if (next !== cur) set(key, next);
-      return next;
-    },
     watch(match, fn) {
       const w = { match: typeof match === "string" ? (k: string) => k === match : match, fn };
       watchers.add(w);

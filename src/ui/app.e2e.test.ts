@@ -1,0 +1,312 @@
+/**
+ * The browser build end to end: real Chromium (playwright-core on /usr/bin/chromium) against the real host and
+ * the scripted backend. Screenshots of the main, settings and quick-controls views go to test-output/ui/.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { TEST_VERDICTS } from "../../host/server/app-commands.ts";
+import { PROXY_ERRORS } from "../../host/server/proxy.ts";
+import { type Host, startHost } from "../../host/server/server.ts";
+import {
+  chatStream,
+  type RecordedRequest,
+  type ScriptedBackend,
+  startScriptedBackend,
+} from "../../tools/scripted-backend/server.ts";
+import { savePreset } from "../app/presets/presets.ts";
+import { RATE_RELATION_RESULTS } from "../io/chat/tools/relation.ts";
+import { CHAT_ERRORS } from "./errors.ts";
+
+const REPO = resolve(import.meta.dirname, "../..");
+const SHOTS = join(REPO, "test-output", "ui");
+const CHROMIUM_ARGS = [
+  "--no-sandbox",
+  "--use-gl=angle",
+  "--use-angle=swiftshader",
+  "--enable-unsafe-swiftshader",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--no-first-run",
+];
+
+let browser: Browser;
+let backend: ScriptedBackend;
+let host: Host;
+let dataDir: string;
+
+type Msg = { role: string; content: unknown };
+const body = (r: RecordedRequest) =>
+  r.body as { model?: string; messages: Msg[]; tools?: { function: { name: string } }[] };
+const toolNames = (r: RecordedRequest) => (body(r).tools ?? []).map((t) => t.function.name);
+
+async function restartHost(port = 0): Promise<void> {
+  await host?.close();
+  host = await startHost({ port, dataDir, env: {}, browserCommands: false });
+}
+
+// Every page a test opened is closed after it, passed or failed, so no stale window runs the next test's turns.
+const pages: Page[] = [];
+afterEach(async () => {
+  for (const p of pages.splice(0)) await p.close().catch(() => {});
+});
+
+/** Opens a view; the 3D stage only where a test shows it (it is the avatar suite's subject, and costly here). */
+async function open(view: string, stage = false): Promise<Page> {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
+  pages.push(page);
+  await page.goto(`${host.url}?view=${view}${stage ? "" : "&stage=off"}`);
+  await page.waitForFunction(() => document.body.dataset.ready === "true");
+  return page;
+}
+
+/** Points a preset at a backend from the host's side (as another window would). */
+function pointAt(id: string, name: string, url: string): void {
+  savePreset(host.store, {
+    id,
+    name,
+    avatar: "",
+    voice: "",
+    persona: "",
+    backend: { transport: "chat", base_url: url },
+  });
+}
+
+async function send(page: Page, presetId: string, text: string): Promise<void> {
+  const panel = page.getByTestId(`panel-${presetId}`);
+  await panel.getByTestId("input").fill(text);
+  await panel.getByTestId("input").press("Enter");
+}
+
+const lastAssistant = (page: Page, presetId: string) =>
+  page.getByTestId(`panel-${presetId}`).locator(".msg.assistant").last();
+
+beforeAll(async () => {
+  if (!existsSync(join(REPO, "dist", "index.html"))) {
+    const { build } = await import("vite");
+    await build({ configFile: join(REPO, "vite.config.ts"), logLevel: "warn" });
+  }
+  mkdirSync(SHOTS, { recursive: true });
+  dataDir = mkdtempSync(join(tmpdir(), "yui-e2e-"));
+  backend = await startScriptedBackend();
+  await restartHost();
+  browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
+}, 120_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  await backend?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("the browser build", { timeout: 90_000 }, () => {
+  it("first run to first reply: settings point YUI at the backend, then the reply streams into the chat", async () => {
+    const settings = await open("settings");
+    await settings.getByTestId("base-url").fill(backend.url);
+    await settings.getByTestId("test-connection").click();
+    await expect.poll(() => settings.getByTestId("verdict").textContent()).toBe(TEST_VERDICTS.ok(1));
+    await settings.getByTestId("model-select").selectOption("scripted-model");
+    await settings.getByTestId("save-backend").click();
+    await expect.poll(() => settings.getByTestId("verdict").textContent()).toBe("Saved.");
+    await settings.screenshot({ path: join(SHOTS, "settings.png"), fullPage: true });
+
+    const main = await open("main", true);
+    backend.enqueue({ body: chatStream({ text: ["Hi! ", "I'm YUI. ", "Nice to meet you."] }) });
+    const before = backend.requests.length;
+    await send(main, "yui", "Hello there");
+    await expect.poll(() => lastAssistant(main, "yui").textContent()).toBe("Hi! I'm YUI. Nice to meet you.");
+    const req = backend.requests[before]!;
+    expect(req.path).toBe("/v1/chat/completions");
+    expect(body(req).model).toBe("scripted-model");
+    // The browser build hands rate_relation and address_character after generate_express.
+    expect(toolNames(req)).toEqual(["generate_express", "rate_relation", "address_character"]);
+    expect(body(req).messages.at(-1)).toEqual({ role: "user", content: "Hello there" });
+    await main.waitForTimeout(1500); // let the stage draw a frame or two for the screenshot
+    await main.screenshot({ path: join(SHOTS, "main.png") });
+    await main.close();
+    await settings.close();
+  });
+
+  it("streamed text appears incrementally, before the backend has finished", async () => {
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    const gated: Server = createServer(async (_req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(chatStream({ text: ["The first half"], finish: null, done: false }));
+      await gate;
+      res.end(chatStream({ text: [" and the rest."] }));
+    });
+    await new Promise<void>((r) => gated.listen(0, "127.0.0.1", r));
+    pointAt("yui", "YUI", `http://127.0.0.1:${(gated.address() as AddressInfo).port}/v1`);
+    const main = await open("main");
+    await send(main, "yui", "Tell me slowly");
+    await expect
+      .poll(() => lastAssistant(main, "yui").textContent(), { timeout: 20_000 })
+      .toBe("The first half");
+    release();
+    await expect.poll(() => lastAssistant(main, "yui").textContent()).toBe("The first half and the rest.");
+    await main.close();
+    await new Promise<void>((r) => gated.close(() => r()));
+  });
+
+  it("a backend that is down or refuses the key is shown in words, never an endless spinner", async () => {
+    const dead = createServer();
+    await new Promise<void>((r) => dead.listen(0, "127.0.0.1", r));
+    const deadUrl = `http://127.0.0.1:${(dead.address() as AddressInfo).port}/v1`;
+    await new Promise<void>((r) => dead.close(() => r()));
+    pointAt("yui", "YUI", deadUrl);
+    const main = await open("main");
+    await send(main, "yui", "Are you there?");
+    const err = main.getByTestId("panel-yui").getByTestId("error").last();
+    await expect.poll(() => err.textContent()).toBe(PROXY_ERRORS.unreachable(deadUrl, "connection refused"));
+    expect(await main.getByTestId("panel-yui").locator(".msg.pending").count()).toBe(0);
+
+    pointAt("yui", "YUI", backend.url);
+    backend.enqueue({ status: 401, body: JSON.stringify({ error: { message: "invalid api key" } }) });
+    await send(main, "yui", "And now?");
+    await expect.poll(() => err.textContent()).toBe(CHAT_ERRORS.auth(401));
+    await main.close();
+  });
+
+  it("settings and the conversation persist across a reload and a host restart", async () => {
+    const settings = await open("settings");
+    await settings.getByTestId("model").fill("kept-model");
+    await settings.getByTestId("save-backend").click();
+    await expect.poll(() => settings.getByTestId("verdict").textContent()).toBe("Saved.");
+    await settings.reload();
+    await settings.waitForFunction(() => document.body.dataset.ready === "true");
+    expect(await settings.getByTestId("model").inputValue()).toBe("kept-model");
+
+    const port = host.port;
+    await restartHost(port);
+    // The open page reconnects to the new host by itself.
+    await expect
+      .poll(() => settings.getByTestId("connection").textContent(), { timeout: 20_000 })
+      .toBe("connected");
+    await settings.reload();
+    await settings.waitForFunction(() => document.body.dataset.ready === "true");
+    expect(await settings.getByTestId("model").inputValue()).toBe("kept-model");
+
+    const main = await open("main");
+    const log = main.getByTestId("panel-yui").getByTestId("log");
+    await expect.poll(() => log.textContent()).toContain("Hi! I'm YUI. Nice to meet you.");
+    expect(await log.textContent()).toContain("Hello there");
+    await settings.close();
+    await main.close();
+  });
+
+  it("switches change what calls answer but never the declared tools", async () => {
+    pointAt("yui", "YUI", backend.url);
+    const rate = JSON.stringify({ toward: "user", delta: 1, why: "a kind word" });
+    const script = () =>
+      backend.enqueue(
+        {
+          body: chatStream({
+            text: ["Thank you."],
+            calls: [{ id: "c1", name: "rate_relation", arguments: rate }],
+          }),
+        },
+        { body: chatStream({ text: [] }) },
+      );
+    const main = await open("main");
+    const quick = await open("quick");
+    const start = backend.requests.length;
+    script();
+    await send(main, "yui", "You are kind");
+    await expect.poll(() => backend.requests.length).toBe(start + 2);
+    await expect.poll(() => main.getByTestId("panel-yui").locator(".msg.pending").count()).toBe(0);
+
+    await quick.getByTestId("switch-relations").setChecked(false, { force: true });
+    await expect.poll(() => host.store.get("yui.relations")).toEqual({ enabled: false });
+    script();
+    await send(main, "yui", "You are kind again");
+    await expect.poll(() => backend.requests.length).toBe(start + 4);
+    const [on1, on2, off1, off2] = backend.requests.slice(start, start + 4);
+    const toolMsg = (r: RecordedRequest) => body(r).messages.find((m) => m.role === "tool")?.content;
+    expect(toolMsg(on2!)).toBe("neutral");
+    expect(toolMsg(off2!)).toBe(RATE_RELATION_RESULTS.relationsOff);
+    expect(JSON.stringify(body(off1!).tools)).toBe(JSON.stringify(body(on1!).tools));
+    const ctx = (r: RecordedRequest) =>
+      body(r)
+        .messages.filter((m) => m.role === "system")
+        .map((m) => m.content)
+        .join("\n");
+    expect(ctx(on1!)).toContain("tool switches: relations=on");
+    expect(ctx(off1!)).toContain("tool switches: relations=off");
+    await quick.getByTestId("switch-relations").setChecked(true, { force: true });
+    await expect.poll(() => host.store.get("yui.relations")).toEqual({ enabled: true });
+    await expect.poll(() => quick.getByTestId("quick-yui").getByTestId("band").textContent()).toBe("neutral");
+    await quick.screenshot({ path: join(SHOTS, "quick.png") });
+    await quick.close();
+    await main.close();
+  });
+
+  it("two characters address each other through the UI", async () => {
+    const settings = await open("settings");
+    await settings.getByTestId("new-name").fill("Mika");
+    await settings.getByTestId("create").click();
+    await settings.getByTestId("open-mika").click();
+    await expect.poll(() => host.store.get("yui.presets.open")).toEqual(["mika"]);
+    const main = await open("main");
+    await expect.poll(() => main.getByTestId("panel-mika").count()).toBe(1);
+    const start = backend.requests.length;
+    backend.enqueue(
+      {
+        body: chatStream({
+          text: ["Hi Mika! Say hello to our guest."],
+          calls: [{ id: "a1", name: "address_character", arguments: JSON.stringify({ to: "Mika" }) }],
+        }),
+      },
+      { body: chatStream({ text: [] }) },
+      { body: chatStream({ text: ["Hello, nice to meet you!"] }) },
+    );
+    await send(main, "yui", "Introduce me to Mika");
+    const mika = main.getByTestId("panel-mika");
+    await expect
+      .poll(() => mika.locator(".msg.incoming").last().textContent(), { timeout: 20_000 })
+      .toContain("Hi Mika! Say hello to our guest.");
+    await expect
+      .poll(() => lastAssistant(main, "mika").textContent(), { timeout: 20_000 })
+      .toBe("Hello, nice to meet you!");
+    const mikaReq = backend.requests[start + 2]!;
+    const enumOf = (r: RecordedRequest) =>
+      (
+        body(r).tools as unknown as {
+          function: { name: string; parameters: { properties: { to?: { enum?: string[] } } } };
+        }[]
+      ).find((t) => t.function.name === "address_character")!.function.parameters.properties.to?.enum;
+    expect(enumOf(backend.requests[start]!)).toEqual(["Mika"]);
+    expect(enumOf(mikaReq)).toEqual(["YUI"]);
+    const sys = body(mikaReq)
+      .messages.filter((m) => m.role === "system")
+      .map((m) => String(m.content))
+      .join("\n");
+    expect(sys).toContain("addressed by: YUI (turn 1 of at most 4 in this exchange)");
+    expect(body(mikaReq).messages.at(-1)).toEqual({
+      role: "user",
+      content: "YUI: Hi Mika! Say hello to our guest.",
+    });
+    await main.screenshot({ path: join(SHOTS, "main-two-characters.png") });
+    await settings.screenshot({ path: join(SHOTS, "settings-two-characters.png"), fullPage: true });
+    await settings.close();
+    await main.close();
+  });
+
+  it("the phone window declares generate_express alone", async () => {
+    const phone = await open("phone");
+    const start = backend.requests.length;
+    backend.enqueue({ body: chatStream({ text: ["From your pocket."] }) });
+    await send(phone, "yui", "Hi from the phone");
+    await expect.poll(() => lastAssistant(phone, "yui").textContent()).toBe("From your pocket.");
+    expect(toolNames(backend.requests[start]!)).toEqual(["generate_express"]);
+    await phone.screenshot({ path: join(SHOTS, "phone.png") });
+    await phone.close();
+  });
+});
