@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -7,11 +6,11 @@ import { IMAGE_FOLLOWS_NOTE } from "../../src/io/chat/stream/engine.ts";
 import { UNTRUSTED_LINE } from "../../src/io/chat/tools/browser/results.ts";
 import { installStandin, type Standin } from "../../tools/ego-browser-standin/install.ts";
 import { chatStream, responsesStream, startScriptedBackend } from "../../tools/scripted-backend/server.ts";
+import { runYui } from "../../tools/testing/yui-process.ts";
 import { openStore } from "../store/store.ts";
 
 // End to end: `yui chat` as a real child process, the scripted backend on loopback asking for browser, the host's
 // commands running the stand-in ego-browser, and the result (images included) sent back in the round trip.
-const YUI = join(import.meta.dirname, "..", "bin", "yui.ts");
 
 let standin: Standin;
 let dataDir: string;
@@ -23,39 +22,9 @@ afterEach(async () => {
   await Promise.all([standin.remove(), rm(dataDir, { recursive: true, force: true })]);
 });
 
-function yui(args: string[]): Promise<{ code: number; lines: Record<string, unknown>[]; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    // HOME, PATH and TMPDIR come from the stand-in's sandbox: ego-browser is found there, and screenshot
-    // folders (and the start-up cleanup) stay inside it.
-    const child = spawn(process.execPath, ["--import", "tsx", YUI, ...args], {
-      cwd: join(import.meta.dirname, "..", ".."),
-      env: {
-        ...standin.env,
-        YUI_DATA_DIR: dataDir,
-        OPENAI_BASE_URL: "",
-        OPENAI_API_KEY: "",
-        OPENAI_MODEL: "",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => {
-      stdout += d;
-    });
-    child.stderr.on("data", (d) => {
-      stderr += d;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const lines = stdout
-        .split("\n")
-        .filter((l) => l.startsWith("{"))
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-      resolve({ code: code ?? -1, lines, stderr });
-    });
-  });
-}
+// HOME, PATH and TMPDIR come from the stand-in's sandbox: ego-browser is found there, and screenshot folders
+// (and the start-up cleanup) stay inside it.
+const yui = (args: string[]) => runYui(args, dataDir, standin.env);
 
 // The user's switch, as the settings window would set it.
 function switchBrowser(enabled: boolean): void {

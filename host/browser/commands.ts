@@ -14,6 +14,10 @@ import {
   SCREENSHOT_MAX_EDGE,
 } from "../../src/io/chat/tools/browser/results.ts";
 import type { ToolResult } from "../../src/io/chat/tools/client-tools.ts";
+import type { CommandHandler, CommandOptions } from "../commands.ts";
+
+export type { CommandHandler, CommandOptions };
+
 import { runCli } from "./cli-process.ts";
 import { locateEgoBrowser } from "./locate.ts";
 import { buildScript, spaceName } from "./prelude.ts";
@@ -66,12 +70,6 @@ const RunArgs = z.object({
     .regex(/^[^\p{Cc}\u2028\u2029]+$/u, "must not contain control or line-separator characters"),
   code: z.string(),
 });
-
-/** What the bridge passes a command besides its arguments. */
-export interface CommandOptions {
-  /** Aborts when the caller stopped waiting (turn stopped, client wait passed). */
-  signal?: AbortSignal;
-}
 
 /**
  * browser_run: runs code in the space yui-<presetId> and returns the result text, or { text, images } with
@@ -181,9 +179,6 @@ function exitDescription(code: number | null, signal: NodeJS.Signals | null): st
 function reasonOf(err: unknown): string {
   return err instanceof Error ? err.message : String(err);
 }
-
-/** A command handler as the host's bridge mounts it. */
-export type CommandHandler = (args: unknown, opts?: CommandOptions) => Promise<unknown>;
 
 /**
  * Mounts browser_run and browser_guide on the host's bridge, and deletes the yui-browser-* folders a previous run

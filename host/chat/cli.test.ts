@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,44 +12,16 @@ import {
   type ScriptedResponse,
   startScriptedBackend,
 } from "../../tools/scripted-backend/server.ts";
+import { runYui } from "../../tools/testing/yui-process.ts";
 import { openStore } from "../store/store.ts";
 
-const YUI = join(import.meta.dirname, "..", "bin", "yui.ts");
 let dataDir: string;
 beforeEach(() => {
   dataDir = mkdtempSync(join(tmpdir(), "yui-cli-"));
 });
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
 
-/** Runs `yui` as a real child process; resolves with its exit code, stdout lines parsed as JSON, and stderr. */
-function yui(
-  args: string[],
-): Promise<{ code: number; lines: Record<string, unknown>[]; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--import", "tsx", YUI, ...args], {
-      env: {
-        ...process.env,
-        YUI_DATA_DIR: dataDir,
-        OPENAI_BASE_URL: "",
-        OPENAI_API_KEY: "",
-        OPENAI_MODEL: "",
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (d) => (stdout += d));
-    child.stderr.on("data", (d) => (stderr += d));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      const lines = stdout
-        .split("\n")
-        .filter((l) => l.startsWith("{"))
-        .map((l) => JSON.parse(l) as Record<string, unknown>);
-      resolve({ code: code ?? -1, lines, stdout, stderr });
-    });
-  });
-}
+const yui = (args: string[]) => runYui(args, dataDir);
 
 async function withBackend<T>(
   responses: ScriptedResponse[],
