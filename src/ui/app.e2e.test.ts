@@ -19,6 +19,7 @@ import {
   startScriptedBackend,
 } from "../../tools/scripted-backend/server.ts";
 import { savePreset } from "../app/presets/presets.ts";
+import { USER_REASON } from "../app/relations/relations.ts";
 import { RATE_RELATION_RESULTS } from "../io/chat/tools/relation.ts";
 import { CHAT_ERRORS } from "./errors.ts";
 
@@ -246,6 +247,19 @@ describe("the browser build", { timeout: 90_000 }, () => {
     await quick.screenshot({ path: join(SHOTS, "quick.png") });
     await quick.close();
     await main.close();
+  });
+
+  it("the relations section shows each reason, and the user's slider sets the value", async () => {
+    const settings = await open("settings");
+    const row = settings.getByTestId("relation-user");
+    await expect.poll(() => row.textContent()).toContain("a kind word");
+    await row.getByTestId("slider-user").fill("12");
+    await expect
+      .poll(() => (host.store.get("yui.yui.relations") as { values: Record<string, number> }).values.user)
+      .toBe(12);
+    await expect.poll(() => row.locator(".band").textContent()).toBe("close");
+    expect(await row.textContent()).toContain(USER_REASON);
+    await settings.screenshot({ path: join(SHOTS, "settings-relations.png"), fullPage: true });
   });
 
   it("two characters address each other through the UI", async () => {
