@@ -117,7 +117,13 @@ describe("the browser build", { timeout: 90_000 }, () => {
     await settings.screenshot({ path: join(SHOTS, "settings.png"), fullPage: true });
 
     const main = await open("main", true);
-    backend.enqueue({ body: chatStream({ text: ["Hi! ", "I'm YUI. ", "Nice to meet you."] }) });
+    backend.enqueue({
+      body: chatStream({
+        text: ["Hi! ", "I'm YUI. ", "Nice to meet you."],
+        calls: [{ id: "e1", name: "generate_express", arguments: JSON.stringify({ emotion_id: "happy" }) }],
+        finish: "stop",
+      }),
+    });
     const before = backend.requests.length;
     await send(main, "yui", "Hello there");
     await expect.poll(() => lastAssistant(main, "yui").textContent()).toBe("Hi! I'm YUI. Nice to meet you.");
@@ -127,7 +133,15 @@ describe("the browser build", { timeout: 90_000 }, () => {
     // The browser build hands rate_relation and address_character after generate_express.
     expect(toolNames(req)).toEqual(["generate_express", "rate_relation", "address_character"]);
     expect(body(req).messages.at(-1)).toEqual({ role: "user", content: "Hello there" });
-    await main.waitForTimeout(1500); // let the stage draw a frame or two for the screenshot
+    // The reply's cue reached main's stage (src/avatar's inspection hook).
+    const emotion = () =>
+      main.evaluate(
+        () =>
+          (
+            window as unknown as { __yuiStage?: { inspect(): { emotion: string | null } } }
+          ).__yuiStage?.inspect().emotion ?? null,
+      );
+    await expect.poll(emotion, { timeout: 30_000 }).toBe("happy");
     await main.screenshot({ path: join(SHOTS, "main.png") });
     await main.close();
     await settings.close();
