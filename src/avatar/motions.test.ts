@@ -1,4 +1,6 @@
 import { describe, expect, it } from "vitest";
+import { DEFAULT_VOCABULARY } from "../app/vocabulary/vocabulary.ts";
+import { DEFAULT_EXPRESSIONS } from "./default-expressions.ts";
 import { AMBIENT_MOTIONS, BASE_POSE, DEFAULT_MOTIONS, keysWithRest, PROCEDURAL_CLIPS } from "./motions.ts";
 
 /** Motion ids of the shipped vocabulary (issue 3): offered, reactive and ambient. */
@@ -57,5 +59,14 @@ describe("procedural motion clips", () => {
       [0, [1, 2, 3]],
       [1, [1, 2, 3]],
     ]);
+  });
+});
+
+describe("the shipped vocabulary", () => {
+  it("names only clips the stage defines, and carries the stage's default expressions", () => {
+    for (const m of DEFAULT_VOCABULARY.motions) expect(PROCEDURAL_CLIPS[m.clip ?? ""], m.id).toBeDefined();
+    expect(Object.fromEntries(DEFAULT_VOCABULARY.emotions.map((e) => [e.id, e.expression]))).toEqual(
+      DEFAULT_EXPRESSIONS,
+    );
   });
 });

@@ -2,8 +2,12 @@ import { mkdir } from "node:fs/promises";
 import { resolve } from "node:path";
 import type { ConsoleMessage } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sse, startScriptedBackend } from "../../tools/scripted-backend/server.ts";
 import { generateDefaultVrm } from "../../tools/vrm-gen/main.ts";
-import type { AnchoredCue } from "./cues.ts";
+import { DEFAULT_VOCABULARY } from "../app/vocabulary/vocabulary.ts";
+import { createChatEngine } from "../io/chat/stream/engine.ts";
+import { createGenerateExpressTool, GENERATE_EXPRESS } from "../io/chat/tools/express.ts";
+import type { AnchoredCue, Cue } from "./cues.ts";
 import { FIXTURES, type Harness, REPO, startHarness } from "./harness/serve.ts";
 import { MODEL_FILE_ERRORS } from "./model-file.ts";
 import { DEFAULT_MOTIONS } from "./motions.ts";
@@ -116,22 +120,65 @@ describe("avatar stage in Chromium", () => {
     expect(await render(0, 1)).not.toBe(await render(0, 0));
   }, 240_000);
 
-  it("plays a cue's expression and motion when the text reveal reaches the cue's offset", async () => {
-    await create({ blendIn: 0.2, blendOut: 0.3 });
+  it("plays a cue from the scripted backend when the text reveal reaches its offset", async () => {
+    // A real Responses stream from the scripted backend, through the chat engine and generate_express:
+    // speech, a cue, more speech, a second cue, the last words.
+    const call = (id: string, args: Cue) => ({
+      type: "function_call",
+      id: `fc_${id}`,
+      call_id: id,
+      name: GENERATE_EXPRESS,
+      arguments: JSON.stringify(args),
+    });
+    const first = call("c1", { emotion_id: "happy", motion_id: "wave", caption: "bright" });
+    const second = call("c2", { emotion_id: "sad" });
+    const backend = await startScriptedBackend([
+      {
+        body: sse(
+          { type: "response.created", response: { id: "r1" } },
+          { type: "response.output_text.delta", delta: "Oh, hello there! " },
+          { type: "response.output_item.added", output_index: 1, item: first },
+          { type: "response.output_text.delta", delta: "It is so good to see you again. " },
+          { type: "response.output_item.added", output_index: 2, item: second },
+          { type: "response.output_text.delta", delta: "Truly." },
+          { type: "response.completed", response: { id: "r1", output: [first, second] } },
+        ),
+      },
+    ]);
+    let text = "";
+    const cues: AnchoredCue[] = [];
+    try {
+      const engine = createChatEngine({ transport: "responses", baseUrl: backend.url, model: "m" });
+      await engine.runTurn({
+        text: "hi",
+        tools: [createGenerateExpressTool(DEFAULT_VOCABULARY)],
+        presetId: "p1",
+        onEvent: (e) => {
+          if (e.type === "text") text += e.delta;
+          if (e.type === "cue") cues.push({ offset: e.offset, cue: e.arguments as Cue });
+        },
+      });
+    } finally {
+      await backend.close();
+    }
+    expect(cues.map((c) => c.offset)).toEqual([17, 49]);
+
+    // The stage takes the vocabulary's expression weights and clips, as the app will pass them.
+    await create({
+      blendIn: 0.2,
+      blendOut: 0.3,
+      emotions: Object.fromEntries(DEFAULT_VOCABULARY.emotions.map((e) => [e.id, e.expression])),
+      motions: Object.fromEntries(DEFAULT_VOCABULARY.motions.map((m) => [m.id, m.clip])),
+    });
     await setSize(80, 100);
     await load(DEFAULT_VRM);
-    const text = "Oh, hello there! It is so good to see you again today, truly.";
-    const cues: AnchoredCue[] = [
-      { offset: 17, cue: { emotion_id: "happy", motion_id: "wave", caption: "bright" } },
-      { offset: 41, cue: { emotion_id: "sad" } },
-    ];
     const frames = await h.page.evaluate(
       ([t, c]) => window.harness.reply(t, c, 3, 1 / 30, ["happy", "sad"]),
       [text, cues] as const,
     );
     const firstAt = (pred: (f: (typeof frames)[number]) => boolean) => frames.findIndex(pred);
     const waveStart = firstAt((f) => f.motion === "wave");
-    expect(frames[waveStart]!.position).toBe(18); // the first reveal step at or past offset 17
+    expect(frames[waveStart]!.position).toBe(18); // the first reveal step (3 characters a frame) at or past 17
     expect(frames[waveStart - 1]!.position).toBeLessThan(17);
     expect(frames[waveStart]!.played).toEqual(["happy/wave@18"]);
     for (const f of frames.slice(0, waveStart)) {
@@ -141,8 +188,8 @@ describe("avatar stage in Chromium", () => {
     expect(frames[waveStart]!.expressions.happy).toBeGreaterThan(0);
     expect(frames[waveStart + 6]!.expressions.happy).toBe(1);
     const sadStart = firstAt((f) => (f.expressions.sad ?? 0) > 0);
-    expect(frames[sadStart]!.position).toBe(42);
-    expect(frames[sadStart]!.played).toEqual(["happy/wave@18", "sad/@42"]);
+    expect(frames[sadStart]!.position).toBe(51);
+    expect(frames[sadStart]!.played).toEqual(["happy/wave@18", "sad/@51"]);
     expect(frames.at(-1)!.expressions).toEqual({ happy: 0, sad: 1 });
   }, 240_000);
 
