@@ -16,6 +16,8 @@ import type { Store } from "../store/store.ts";
 export const BRIDGE_PATH = "/bridge";
 /** The event a store change becomes. */
 export const STORE_CHANGED_EVENT = "yui://store-changed";
+/** The app events a window may send to every window; the host's own events (store changes) are not among them. */
+export const WINDOW_EVENTS: readonly string[] = ["yui://character-addressed"];
 /** Largest frame a window may send (a vocabulary or a preset fits easily). */
 const MAX_FRAME = 4 * 1024 * 1024;
 
@@ -88,7 +90,7 @@ export function createBridge(commands: CommandTable, store: Store): Bridge {
         return;
       }
       if (frame.type === "emit") {
-        broadcast(frame.name, frame.payload);
+        if (WINDOW_EVENTS.includes(frame.name)) broadcast(frame.name, frame.payload);
         return;
       }
       const ac = new AbortController();

@@ -53,7 +53,7 @@ export async function main(argv: string[]): Promise<number> {
     process.stderr.write(`error: ${e instanceof PortInUseError ? e.message : (e as Error).message}\n`);
     return 1;
   }
-  process.stdout.write(`YUI is running at ${host.url}\n(press Ctrl+C to stop)\n`);
+  process.stdout.write(`YUI is running at ${host.url}\ndata: ${host.dataDir}\n(press Ctrl+C to stop)\n`);
   if (args.open) openBrowser(host.url);
   await new Promise<void>((resolve) => {
     const stop = () => resolve();

@@ -243,13 +243,16 @@ describe("the bridge", () => {
     b.close();
   });
 
-  it("relays an app event from one window to every window", async () => {
+  it("relays a window event to every window, but never lets a window pose as the host", async () => {
     const a = await bridgeClient(port);
     const b = await bridgeClient(port);
+    a.emit(STORE_CHANGED_EVENT, { key: "yui.browser", value: { enabled: true } });
     a.emit("yui://character-addressed", { hello: 1 });
     await expect
       .poll(() => b.frames.some((f) => f.includes("yui://character-addressed")), { timeout: 5000 })
       .toBe(true);
+    // A window cannot pose as the host: a store change is the host's event alone.
+    expect(b.frames.some((f) => f.includes(STORE_CHANGED_EVENT))).toBe(false);
     a.close();
     b.close();
   });

@@ -55,6 +55,8 @@ export interface HostOptions {
 
 export interface Host {
   url: string;
+  /** The data directory in use (store, vocabulary). */
+  dataDir: string;
   port: number;
   store: Store;
   bridge: Bridge;
@@ -150,6 +152,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
+    dataDir: dir,
     port,
     store,
     bridge,
