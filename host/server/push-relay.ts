@@ -1,13 +1,15 @@
 /**
  * The push relay: a page's WebSocket at `/api/push/<presetId>` is relayed to the preset's `push_url`, the host
  * adding the bearer token it holds (a page cannot set upgrade headers, and must never see the key).
- * Frames pass unchanged both ways; either side closing closes the other.
+ * Frames pass unchanged both ways, except the page's heartbeat (src/ui/relay-heartbeat.ts), which the relay
+ * answers itself; either side closing closes the other.
  */
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
 import type { Preset } from "../../src/app/presets/preset.ts";
 import { getPreset, type KeyValue } from "../../src/app/presets/presets.ts";
+import { RELAY_PING, RELAY_PONG } from "../../src/ui/relay-heartbeat.ts";
 
 /** The relay's route prefix. */
 export const PUSH_PREFIX = "/api/push/";
@@ -53,6 +55,14 @@ export function createPushRelay(deps: PushRelayDeps) {
         const held: string[] = [];
         page.on("message", (d, bin) => {
           if (bin) return;
+          // The page's heartbeat: answered here while the backend's side is open, pinging that side too.
+          if (d.toString() === RELAY_PING) {
+            if (upstream.readyState === WebSocket.OPEN) {
+              upstream.ping();
+              page.send(RELAY_PONG);
+            }
+            return;
+          }
           if (upstream.readyState === WebSocket.OPEN) upstream.send(d.toString());
           else held.push(d.toString());
         });

@@ -5,9 +5,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GUARD_REFUSALS } from "@yui/mod-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import WebSocket from "ws";
 import { PRESET_KEYS } from "../../src/app/presets/preset.ts";
 import { savePreset } from "../../src/app/presets/presets.ts";
 import { createPushClient } from "../../src/io/chat/push/client.ts";
+import { RELAY_PING, RELAY_PONG } from "../../src/ui/relay-heartbeat.ts";
 import { startPushBackend } from "../../tools/push-backend/server.ts";
 import {
   chatStream,
@@ -207,6 +209,29 @@ describe("the push relay", () => {
     expect(push.upgrades[0]!.authorization).toBe(`Bearer ${token}`);
     expect(push.hellos[0]!.window).toBe("browser");
     client.close();
+    await push.close();
+  });
+
+  it("answers a page's heartbeat itself and never forwards it", async () => {
+    const push = await startPushBackend();
+    savePreset(host.store, {
+      id: "beat",
+      name: "Beat",
+      avatar: "",
+      voice: "",
+      persona: "",
+      backend: { transport: "push", push_url: push.url },
+    });
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/push/beat`);
+    const got: string[] = [];
+    ws.on("message", (d) => got.push(d.toString()));
+    await new Promise((r) => ws.once("open", r));
+    ws.send(JSON.stringify({ type: "hello", v: 1 }));
+    await expect.poll(() => push.frames.length).toBeGreaterThan(0);
+    ws.send(RELAY_PING);
+    await expect.poll(() => got.includes(RELAY_PONG)).toBe(true);
+    expect(push.frames.some((f) => f.frame.type === "yui.relay.ping")).toBe(false);
+    ws.close();
     await push.close();
   });
 

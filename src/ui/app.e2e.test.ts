@@ -12,6 +12,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TEST_VERDICTS } from "../../host/server/app-commands.ts";
 import { PROXY_ERRORS } from "../../host/server/proxy.ts";
 import { type Host, startHost } from "../../host/server/server.ts";
+import { startPushBackend } from "../../tools/push-backend/server.ts";
 import {
   chatStream,
   type RecordedRequest,
@@ -325,6 +326,40 @@ describe("the browser build", { timeout: 90_000 }, () => {
     await settings.screenshot({ path: join(SHOTS, "settings-two-characters.png"), fullPage: true });
     await settings.close();
     await main.close();
+  });
+
+  it("a push preset talks through the host's relay, which adds the token", async () => {
+    const token = "push-e2e-token";
+    const push = await startPushBackend({
+      token,
+      onTurn: (t) => {
+        t.segment("Pushed ", [{ at: 0, emotion_id: "happy" }]);
+        t.segment("hello.");
+        t.end();
+      },
+    });
+    savePreset(host.store, {
+      id: "yui",
+      name: "YUI",
+      avatar: "",
+      voice: "",
+      persona: "",
+      backend: { transport: "push", push_url: push.url },
+    });
+    host.store.set("yui.yui.api_key", token, "test");
+    const main = await open("main");
+    await send(main, "yui", "Over push");
+    await expect
+      .poll(() => lastAssistant(main, "yui").textContent(), { timeout: 20_000 })
+      .toBe("Pushed hello.");
+    expect(push.upgrades[0]!.authorization).toBe(`Bearer ${token}`);
+    // hello.tools: the browser build's two tools; generate_express rides in segments, never declared on push.
+    const names = (push.hellos[0]!.tools as { name: string }[]).map((t) => t.name);
+    expect(names).toEqual(["rate_relation", "address_character"]);
+    await main.close();
+    await push.close();
+    host.store.delete("yui.yui.api_key");
+    pointAt("yui", "YUI", backend.url);
   });
 
   it("the phone window declares generate_express alone", async () => {

@@ -6,6 +6,7 @@ import type { Preset } from "../app/presets/preset.ts";
 import type { BackendCaller } from "../app/turn/wire-dispatcher.ts";
 import { type Connect, createPushClient, type HelloInfo } from "../io/chat/push/client.ts";
 import { createChatEngine, type TranscriptEntry } from "../io/chat/stream/engine.ts";
+import { RELAY_PING, RELAY_PONG } from "./relay-heartbeat.ts";
 
 /** The proxy base URL of a preset, as the engine's baseUrl. */
 export function proxyBaseUrl(presetId: string, origin = location.origin): string {
@@ -16,10 +17,20 @@ export function proxyBaseUrl(presetId: string, origin = location.origin): string
 export const pageConnect: Connect = (url, _headers, h) => {
   const ws = new WebSocket(url);
   ws.onopen = () => h.onOpen();
-  ws.onmessage = (e) => h.onMessage(String(e.data));
+  ws.onmessage = (e) => {
+    const text = String(e.data);
+    if (text === RELAY_PONG) h.onPong();
+    else h.onMessage(text);
+  };
   ws.onclose = (e) => h.onClose(e.code, e.reason);
   ws.onerror = () => h.onError(new Error("push connection failed"));
-  return { send: (t) => ws.send(t), close: (code, reason) => ws.close(code ?? 1000, reason) };
+  return {
+    send: (t) => ws.send(t),
+    close: (code, reason) => ws.close(code ?? 1000, reason),
+    ping: () => {
+      if (ws.readyState === WebSocket.OPEN) ws.send(RELAY_PING);
+    },
+  };
 };
 
 export interface CharacterBackend extends BackendCaller {
