@@ -172,6 +172,29 @@ describe("the browser build", { timeout: 90_000 }, () => {
     await new Promise<void>((r) => gated.close(() => r()));
   });
 
+  it("Stop ends a reply at once and the host drops the backend's stream", async () => {
+    let upstreamClosed = false;
+    const hanging: Server = createServer((req, res) => {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.write(chatStream({ text: ["I could go on and on"], finish: null, done: false }));
+      res.on("close", () => {
+        upstreamClosed = true;
+      });
+      void req;
+    });
+    await new Promise<void>((r) => hanging.listen(0, "127.0.0.1", r));
+    pointAt("yui", "YUI", `http://127.0.0.1:${(hanging.address() as AddressInfo).port}/v1`);
+    const main = await open("main");
+    const panel = main.getByTestId("panel-yui");
+    await send(main, "yui", "Talk forever");
+    await expect.poll(() => lastAssistant(main, "yui").textContent()).toBe("I could go on and on");
+    await panel.getByTestId("stop").click();
+    await expect.poll(() => panel.locator(".msg.assistant.stopped").count()).toBe(1);
+    expect(await panel.getByTestId("send").isEnabled()).toBe(true);
+    await expect.poll(() => upstreamClosed).toBe(true);
+    await new Promise<void>((r) => hanging.close(() => r()));
+  });
+
   it("a backend that is down or refuses the key is shown in words, never an endless spinner", async () => {
     const dead = createServer();
     await new Promise<void>((r) => dead.listen(0, "127.0.0.1", r));
