@@ -146,7 +146,7 @@ export const PALETTE: Record<MaterialKey, Look> = {
 const M = new THREE.Matrix4();
 const at = (x: number, y: number, z: number) => new THREE.Matrix4().makeTranslation(x, y, z);
 /** A surface of revolution about Y; the profile runs bottom to top so normals face outward. */
-const lathe = (profile: Array<[number, number]>, segments = 32) => {
+const lathe = (profile: Array<[number, number]>, segments = 28) => {
   const points = profile.map(([r, y]) => new THREE.Vector2(r, y));
   if (points[0]!.y > points[points.length - 1]!.y) points.reverse();
   return new THREE.LatheGeometry(points, segments);
@@ -388,7 +388,7 @@ function hair(parts: Map<BodyMaterial, MeshData>) {
     normalOf: (p: THREE.Vector3) => THREE.Vector3,
   ) => {
     const curve = new THREE.CatmullRomCurve3(pts);
-    const n = 16;
+    const n = 12;
     const out: StrandPoint[] = [];
     for (let i = 0; i <= n; i++) {
       const k = i / n;

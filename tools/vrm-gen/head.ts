@@ -38,7 +38,7 @@ export function facePoint(x: number, y: number, lift: number): { p: THREE.Vector
 
 /** The shaped head (or a scaled shell of it, e.g. hair) as a geometry in world space; `keep` drops triangles. */
 export function headGeometry(scale: number, keep?: (p: THREE.Vector3) => boolean): THREE.BufferGeometry {
-  const sphere = new THREE.SphereGeometry(1, 56, 40);
+  const sphere = new THREE.SphereGeometry(1, 44, 30);
   const pos = sphere.getAttribute("position");
   const positions: number[] = [];
   const normals: number[] = [];

@@ -95,7 +95,7 @@ export interface StrandPoint {
 }
 
 /** A closed tube with an elliptical cross-section along `points` (hair strands, tails), capped at both ends. */
-export function strandGeometry(points: StrandPoint[], sides = 10): THREE.BufferGeometry {
+export function strandGeometry(points: StrandPoint[], sides = 8): THREE.BufferGeometry {
   const positions: number[] = [];
   const indices: number[] = [];
   for (const sp of points) {
