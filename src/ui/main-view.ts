@@ -11,7 +11,7 @@ import { createPanel, type Panel } from "./panel.ts";
 export function mountMain(root: HTMLElement, ctx: ViewContext): void {
   const grid = h("div", { class: "panels", "data-testid": "panels" });
   root.append(grid);
-  const panels = new Map<string, Panel>();
+  const panels = new Map<string, Panel & { name: string }>();
   let mainId = "";
   // `?stage=off` shows the chat without the 3D stage (low-power machines, tests that are not about the stage).
   const stageOn = new URLSearchParams(location.search).get("stage") !== "off";
@@ -20,12 +20,17 @@ export function mountMain(root: HTMLElement, ctx: ViewContext): void {
     const ids = open.map((p) => p.id);
     // Main's character changed: its panel is rebuilt so the stage follows it.
     if (ids[0] !== mainId) {
-      for (const p of panels.values()) p.dispose();
+      for (const p of panels.values()) {
+        p.dispose();
+        p.el.remove();
+      }
       panels.clear();
       mainId = ids[0] ?? "";
     }
+    const names = new Map(open.map((p) => [p.id, p.name]));
     for (const [id, p] of panels) {
-      if (!ids.includes(id)) {
+      // Gone, or renamed: a renamed character's panel is rebuilt so its tools and addressing use the new name.
+      if (!ids.includes(id) || names.get(id) !== p.name) {
         p.dispose();
         p.el.remove();
         panels.delete(id);
@@ -34,7 +39,10 @@ export function mountMain(root: HTMLElement, ctx: ViewContext): void {
     ids.forEach((id, i) => {
       let p = panels.get(id);
       if (!p) {
-        p = createPanel({ ...ctx, presetId: id, kind: "browser", stage: stageOn && i === 0 });
+        p = {
+          ...createPanel({ ...ctx, presetId: id, kind: "browser", stage: stageOn && i === 0 }),
+          name: names.get(id)!,
+        };
         panels.set(id, p);
       }
       grid.append(p.el);

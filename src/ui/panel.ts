@@ -273,21 +273,29 @@ export function createPanel(opts: PanelOptions): Panel {
     onEvent: (e) => onTurnEvent?.(e),
   });
 
+  // One failed step must not stall the panel's queue: show it and go on.
+  const shown = (e: unknown) => {
+    const b = bubble("assistant", (e as Error)?.message ?? String(e));
+    b.classList.add("error");
+  };
+
   function send(message: string): void {
     const t = message.trim();
     if (!t) return;
     log.querySelector(".empty")?.remove();
     bubble("user", t);
-    queue = queue.then(async () => {
-      const end = await playTurn((signal, onEvent) => {
-        onTurnEvent = onEvent;
-        return turns.userTurn(t, signal);
-      });
-      saveHistory(
-        { role: "user", content: t, at: Date.now() },
-        ...(end?.text ? [{ role: "assistant" as const, content: end.text, at: Date.now() }] : []),
-      );
-    });
+    queue = queue
+      .then(async () => {
+        const end = await playTurn((signal, onEvent) => {
+          onTurnEvent = onEvent;
+          return turns.userTurn(t, signal);
+        });
+        saveHistory(
+          { role: "user", content: t, at: Date.now() },
+          ...(end?.text ? [{ role: "assistant" as const, content: end.text, at: Date.now() }] : []),
+        );
+      })
+      .catch(shown);
   }
 
   const offAddressed = bridge.on(CHARACTER_ADDRESSED_EVENT, (payload) => {
@@ -297,24 +305,26 @@ export function createPanel(opts: PanelOptions): Panel {
     const claim = bridge
       .invoke<boolean>("addressed_claim", { presetId, turnId: p.turnId ?? "" })
       .catch(() => false);
-    queue = queue.then(async () => {
-      if (!(await claim)) return;
-      const from = p.from?.name ?? "someone";
-      const incoming = bubble("incoming", p.text ?? "", from);
-      const end = await playTurn((signal, onEvent) => {
-        onTurnEvent = onEvent;
-        return turns.addressedTurn(payload, signal);
-      });
-      // A stale or capped event runs no turn: nothing to keep.
-      if (!end) {
-        incoming.remove();
-        return;
-      }
-      saveHistory(
-        { role: "user", content: p.text ?? "", at: Date.now(), from },
-        ...(end.text ? [{ role: "assistant" as const, content: end.text, at: Date.now() }] : []),
-      );
-    });
+    queue = queue
+      .then(async () => {
+        if (!(await claim)) return;
+        const from = p.from?.name ?? "someone";
+        const incoming = bubble("incoming", p.text ?? "", from);
+        const end = await playTurn((signal, onEvent) => {
+          onTurnEvent = onEvent;
+          return turns.addressedTurn(payload, signal);
+        });
+        // A stale or capped event runs no turn: nothing to keep.
+        if (!end) {
+          incoming.remove();
+          return;
+        }
+        saveHistory(
+          { role: "user", content: p.text ?? "", at: Date.now(), from },
+          ...(end.text ? [{ role: "assistant" as const, content: end.text, at: Date.now() }] : []),
+        );
+      })
+      .catch(shown);
   });
 
   form.addEventListener("submit", (e) => {
