@@ -326,6 +326,17 @@ describe("avatar stage in Chromium", () => {
     expect((await inspect()).motion).toBe("poke_reaction");
   }, 240_000);
 
+  it("stays natural over a long idle: bounded turns, and an ambient motion now and then", async () => {
+    await create({ idle: true });
+    await setSize(48, 64);
+    await load(DEFAULT_VRM);
+    const run = await h.page.evaluate(() => window.harness.idleRun(45, 0.1));
+    // Idle offsets sit on top of the animation and never accumulate (the head keeps its small gaze turn).
+    expect(run.maxHeadDeg).toBeLessThan(35);
+    expect(run.maxSpineDeg).toBeLessThan(15);
+    expect(run.motions.some((m) => m === "idle_stretch" || m === "idle_look_around")).toBe(true);
+  }, 240_000);
+
   it("turns the eyes and head toward the pointer", async () => {
     await create();
     await setSize(160, 200);

@@ -73,6 +73,25 @@ const harness = {
     }
     return out;
   },
+  /** Runs idle life for `seconds` in `dt` steps; returns the largest head and spine turn seen (degrees) and the motions played. */
+  idleRun(seconds: number, dt: number): { maxHeadDeg: number; maxSpineDeg: number; motions: string[] } {
+    const s = need();
+    let maxHeadDeg = 0;
+    let maxSpineDeg = 0;
+    const angle = (q: number[] | undefined) =>
+      q ? (2 * Math.acos(Math.min(1, Math.abs(q[3]!))) * 180) / Math.PI : 0;
+    for (let t = 0; t < seconds; t += dt) {
+      s.step(dt);
+      const { bones } = s.inspect();
+      maxHeadDeg = Math.max(maxHeadDeg, angle(bones.head));
+      maxSpineDeg = Math.max(maxSpineDeg, angle(bones.spine));
+    }
+    const motions = s
+      .inspect()
+      .events.filter((e) => e.type === "motion")
+      .map((e) => e.id);
+    return { maxHeadDeg, maxSpineDeg, motions };
+  },
   /** Starts several loads without waiting, then waits for all: the last one must win. */
   async loadRace(sources: string[]) {
     const results = await Promise.allSettled(sources.map((s) => need().load(s)));
