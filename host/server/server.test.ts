@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { PRESET_KEYS } from "../../src/app/presets/preset.ts";
 import { savePreset } from "../../src/app/presets/presets.ts";
+import type { Vocabulary } from "../../src/app/vocabulary/vocabulary.ts";
 import { createPushClient } from "../../src/io/chat/push/client.ts";
 import { RELAY_PING, RELAY_PONG } from "../../src/ui/relay-heartbeat.ts";
 import { startPushBackend } from "../../tools/push-backend/server.ts";
@@ -17,6 +18,7 @@ import {
   startScriptedBackend,
 } from "../../tools/scripted-backend/server.ts";
 import { nodeConnect } from "../push-socket.ts";
+import { VOCABULARY_FILE } from "../vocabulary-source.ts";
 import { TEST_VERDICTS } from "./app-commands.ts";
 import { STORE_CHANGED_EVENT } from "./bridge.ts";
 import { OLLAMA_BASE_URL } from "./defaults.ts";
@@ -298,6 +300,22 @@ describe("the bridge", () => {
     expect((await a.invoke("no_such_command")).error).toBe("unknown command: no_such_command");
     const bad = await a.invoke("store_set", { key: "yui.browser", value: { enabled: "yes" } });
     expect(bad.ok).toBe(false);
+    a.close();
+  });
+
+  it("saves a valid vocabulary whole and refuses an invalid one naming the file and the field", async () => {
+    const a = await bridgeClient(port);
+    const got = (await a.invoke("vocabulary_get")).value as { vocabulary: Vocabulary; shipped: boolean };
+    expect(got.shipped).toBe(true);
+    const next = { ...got.vocabulary, motion_selection: ["wave"] };
+    expect((await a.invoke("vocabulary_set", { vocabulary: next })).ok).toBe(true);
+    const file = join(dir, VOCABULARY_FILE);
+    expect(JSON.parse(readFileSync(file, "utf8")).motion_selection).toEqual(["wave"]);
+    const bad = await a.invoke("vocabulary_set", { vocabulary: { ...next, emotions: [] } });
+    expect(bad.error).toMatch(
+      new RegExp(`^${file.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: field emotions: `),
+    );
+    expect(JSON.parse(readFileSync(file, "utf8")).motion_selection).toEqual(["wave"]);
     a.close();
   });
 
