@@ -169,7 +169,24 @@ export function createPanel(opts: PanelOptions): Panel {
     replace(log);
     const entries = history();
     shownSig = sig(entries);
-    if (!entries.length) log.append(h("p", { class: "empty" }, `Say hello to ${name()}.`));
+    if (!entries.length) {
+      // A first run: say where the words will go, and where to change it.
+      const b = preset()?.backend;
+      const where = b?.transport === "push" ? b.push_url : b?.base_url;
+      log.append(
+        h(
+          "div",
+          { class: "empty" },
+          h("p", {}, `Say hello to ${name()}.`),
+          h(
+            "small",
+            {},
+            `${name()} talks through ${where ?? "no backend yet"}${b?.model ? ` (${b.model})` : ""}. `,
+            h("a", { href: "?view=settings" }, "Change it in Settings"),
+          ),
+        ),
+      );
+    }
     for (const e of entries) bubble(e.from ? "incoming" : e.role, e.content, e.from);
   }
   const refreshHead = () => {
