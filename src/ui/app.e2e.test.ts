@@ -351,6 +351,24 @@ describe("the browser build", { timeout: 90_000 }, () => {
     await main.close();
   });
 
+  it("renaming a character in settings renames its panel and what the tools offer", async () => {
+    const settings = await open("settings");
+    const main = await open("main");
+    await settings.getByTestId("rename-mika").fill("Mikan");
+    await settings.getByTestId("rename-mika").press("Tab");
+    await expect.poll(() => main.getByTestId("panel-mika").locator("h2").textContent()).toBe("Mikan");
+    const start = backend.requests.length;
+    backend.enqueue({ body: chatStream({ text: ["Noted."] }) });
+    await send(main, "yui", "Mika has a new name");
+    await expect.poll(() => backend.requests.length).toBe(start + 1);
+    const tools = body(backend.requests[start]!).tools as unknown as {
+      function: { name: string; parameters: { properties: { to?: { enum?: string[] } } } };
+    }[];
+    expect(
+      tools.find((t) => t.function.name === "address_character")!.function.parameters.properties.to?.enum,
+    ).toEqual(["Mikan"]);
+  });
+
   it("a push preset talks through the host's relay, which adds the token", async () => {
     const token = "push-e2e-token";
     const push = await startPushBackend({
