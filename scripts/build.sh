@@ -4,3 +4,6 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 echo "[build] ui -> dist/"
 npx vite build --logLevel warn
+# The default character of our own (no sample model ships), generated at every build (a few seconds).
+echo "[build] default avatar -> .cache/avatar/default.vrm"
+npx tsx tools/vrm-gen/main.ts

@@ -3,20 +3,10 @@
  * kind over the host's store, the host's browser commands and, for main, the avatar executor when one is
  * reachable. Acts as the desktop app: main, pet and bound windows declare browser.
  */
-import {
-  activePresetId,
-  characterChoices,
-  type KeyValue,
-  openPresets,
-  USER_LABEL,
-} from "../../src/app/presets/presets.ts";
-import {
-  emptyRelations,
-  RelationsStateSchema,
-  relationLine,
-  relationsKey,
-  USER_TARGET,
-} from "../../src/app/relations/relations.ts";
+
+import { activePresetId, type KeyValue, openPresets } from "../../src/app/presets/presets.ts";
+import { relationLineFor } from "../../src/app/relations/access.ts";
+import { type SwitchId, switchStates } from "../../src/app/switches.ts";
 import type { Addressing } from "../../src/app/turn/addressing.ts";
 import { type BrowserInvoke, createBrowserRelay } from "../../src/io/browser/browser-relay.ts";
 import { createAddressCharacterTool } from "../../src/io/chat/tools/address-character.ts";
@@ -26,18 +16,9 @@ import type { ClientTool } from "../../src/io/chat/tools/client-tools.ts";
 import { type WindowKind, windowTools } from "../../src/io/chat/tools/pet-window-tools.ts";
 import { createRateRelationTool, relationsFromStore } from "../../src/io/chat/tools/relation.ts";
 
-/** The switch keys of the store, by the switch id the tools carry. */
-export const SWITCH_KEYS: Record<string, string> = {
-  browser: "yui.browser",
-  relations: "yui.relations",
-  screen: "yui.screen_capture",
-};
-
-/** Reads one switch ({enabled}) from the store now. */
-export function switchOn(kv: KeyValue, switchId: string): boolean {
-  const key = SWITCH_KEYS[switchId];
-  const v = key ? (kv.get(key) as { enabled?: unknown } | undefined) : undefined;
-  return v?.enabled === true;
+/** Reads one switch from the store now. */
+export function switchOn(kv: KeyValue, id: SwitchId): boolean {
+  return switchStates(kv)[id];
 }
 
 export interface NodeWindowOptions {
@@ -78,18 +59,12 @@ export function createNodeWindow(opts: NodeWindowOptions) {
       });
     },
     async switches(): Promise<Record<string, boolean>> {
-      return Object.fromEntries(Object.keys(SWITCH_KEYS).map((id) => [id, switchOn(kv, id)]));
+      return switchStates(kv);
     },
     /** The relation: line, when the window declares rate_relation and Relations is on. */
     async contextLines(tools: readonly ClientTool[]): Promise<(string | null)[]> {
       if (!tools.some((t) => t.switchId === "relations")) return [];
-      const parsed = RelationsStateSchema.safeParse(kv.get(relationsKey(presetId)));
-      const state = parsed.success ? parsed.data : emptyRelations();
-      const targets = [
-        { id: USER_TARGET, label: USER_LABEL },
-        ...characterChoices(openPresets(kv), presetId),
-      ];
-      return [relationLine(state, targets, switchOn(kv, "relations"))];
+      return [relationLineFor(kv, presetId, openPresets(kv))];
     },
   };
 }

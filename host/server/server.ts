@@ -3,6 +3,7 @@
  * the backend proxy and the push relay. Every route, static files and WebSocket upgrades included, refuses
  * a non-loopback Host (421) and a non-loopback Origin (403).
  */
+
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -13,6 +14,7 @@ import { GUARD_REFUSALS, isLoopbackHost, isLoopbackOrigin, loopbackGuard } from 
 import type { Preset } from "../../src/app/presets/preset.ts";
 import { getPreset } from "../../src/app/presets/presets.ts";
 import { createCommandTable } from "../commands.ts";
+import { followAgentNotify, SIGNAL_EVENT } from "../ingress/ingress.ts";
 import { dataDir } from "../paths.ts";
 import { openStore, type Store } from "../store/store.ts";
 import { VOCABULARY_FILE } from "../vocabulary-source.ts";
@@ -150,6 +152,12 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     throw e;
   }
   const { port } = server.address() as AddressInfo;
+  // The loopback ingress for mods (docs/signals-ingress.md), bound only while agent-notify is on. Signals reach
+  // the windows as a bridge event; the avatar routes answer `unsupported` until a window's executor is reachable.
+  const ingress = followAgentNotify(store, {
+    onSignal: (signal) => bridge.broadcast(SIGNAL_EVENT, signal),
+    executor: () => null,
+  });
   return {
     url: `http://127.0.0.1:${port}/`,
     dataDir: dir,
@@ -157,6 +165,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     store,
     bridge,
     async close() {
+      await ingress.close();
       bridge.close();
       push.close();
       for (const s of sockets) s.destroy();

@@ -5,6 +5,7 @@
 import { z } from "zod";
 // Keys other modules own, registered here too so `yui store` validates them like the app does.
 import "../ingress/agent-notify-key.ts";
+import "../server/history.ts";
 import { DEFAULT_PRESET, PresetIdSchema, PresetListSchema } from "../../src/app/presets/preset.ts";
 import { emptyRelations, RelationsStateSchema } from "../../src/app/relations/relations.ts";
 import {

@@ -35,13 +35,16 @@ const ctx = { signal: new AbortController().signal, turnId: "t", presetId: "yui"
 describe("the catalog in docs/client-tools.md", () => {
   it("has a row for every tool any window declares", async () => {
     const doc = readFileSync(join(import.meta.dirname, "../../../../docs/client-tools.md"), "utf8");
-    const table = doc.slice(doc.indexOf("| Name |"), doc.indexOf("\n\n", doc.indexOf("| Name |")));
+    // The catalog is the first table whose first column is Name (however it is padded).
+    const start = doc.search(/^\|\s*Name\s*\|/m);
+    const table = doc.slice(start, doc.indexOf("\n\n", start));
     const rows = new Set(
       table
         .split("\n")
         .slice(2)
         .map((l) => l.split("|")[1]!.trim()),
     );
+    expect(rows.size).toBeGreaterThan(5);
     for (const kind of WINDOW_KINDS) {
       for (const name of names(await windowRegistry(kind)))
         expect(rows, `${name} has no catalog row`).toContain(name);
