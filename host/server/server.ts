@@ -19,6 +19,7 @@ import { dataDir } from "../paths.ts";
 import { openStore, type Store } from "../store/store.ts";
 import { VOCABULARY_FILE } from "../vocabulary-source.ts";
 import { registerAppCommands } from "./app-commands.ts";
+import { handleAvatarUpload } from "./avatar-upload.ts";
 import { BRIDGE_PATH, type Bridge, createBridge } from "./bridge.ts";
 import { apiKeyFor, seedDefaults } from "./defaults.ts";
 import "./history.ts";
@@ -96,6 +97,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     if (!loopbackGuard(req, res)) return;
     res.setHeader("x-frame-options", "DENY");
     if (handleProxy(req, res, { kv: store, apiKey })) return;
+    if (handleAvatarUpload(req, res, { kv: store, dataDir: dir })) return;
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { "content-type": "text/plain" }).end("method not allowed");

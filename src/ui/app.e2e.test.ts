@@ -2,7 +2,7 @@
  * The browser build end to end: real Chromium (playwright-core on /usr/bin/chromium) against the real host and
  * the scripted backend. Screenshots of the main, settings and quick-controls views go to test-output/ui/.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
@@ -19,8 +19,9 @@ import {
   type ScriptedBackend,
   startScriptedBackend,
 } from "../../tools/scripted-backend/server.ts";
-import { savePreset } from "../app/presets/presets.ts";
+import { listPresets, savePreset } from "../app/presets/presets.ts";
 import { USER_REASON } from "../app/relations/relations.ts";
+import { MODEL_FILE_ERRORS } from "../avatar/model-file.ts";
 import { RATE_RELATION_RESULTS } from "../io/chat/tools/relation.ts";
 import { CHAT_ERRORS } from "./errors.ts";
 
@@ -367,6 +368,35 @@ describe("the browser build", { timeout: 90_000 }, () => {
     expect(
       tools.find((t) => t.function.name === "address_character")!.function.parameters.properties.to?.enum,
     ).toEqual(["Mikan"]);
+  });
+
+  it("a model chosen in settings is stored for its preset and served as its avatar; a broken file is refused", async () => {
+    const settings = await open("settings");
+    const choose = async (file: string) => {
+      const chooser = settings.waitForEvent("filechooser");
+      await settings.getByTestId("avatar-pick").first().click();
+      await (await chooser).setFiles(file);
+    };
+    const broken = join(dataDir, "broken.vrm");
+    writeFileSync(broken, "not a model, just text");
+    await choose(broken);
+    await expect
+      .poll(() => settings.getByTestId("avatar-status").first().textContent())
+      .toContain(MODEL_FILE_ERRORS.notGlb);
+    await choose(
+      join(REPO, "..", "shared", "fixtures", "vrm", "VRMC_vrm_expressions_isBinary_Overrides.vrm"),
+    );
+    await expect
+      .poll(() => settings.getByTestId("avatar-status").first().textContent())
+      .toContain("Your model: VRMC_vrm_expressions_isBinary_Overrides.vrm");
+    const owner = listPresets(host.store).find((p) => p.avatar.endsWith(".vrm"))!;
+    expect(owner.avatar).toBe(join(dataDir, "avatars", `${owner.id}.vrm`));
+    const served = await fetch(new URL(`/avatar/${owner.id}.vrm`, host.url));
+    expect(
+      Buffer.from(await served.arrayBuffer())
+        .subarray(0, 4)
+        .toString(),
+    ).toBe("glTF");
   });
 
   it("a push preset talks through the host's relay, which adds the token", async () => {

@@ -19,6 +19,7 @@ import {
 import { relationRows } from "../app/relations/access.ts";
 import { RELATION_MAX, RELATION_MIN } from "../app/relations/relations.ts";
 import { offeredMotions, type Vocabulary } from "../app/vocabulary/vocabulary.ts";
+import { attachModelDrop, type ChosenModel, pickModelFile } from "../avatar/model-file.ts";
 import type { ViewContext } from "./context.ts";
 import { h, replace } from "./dom.ts";
 import { switchRow } from "./quick-view.ts";
@@ -243,6 +244,42 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
       p.persona,
     );
     const verdict = h("p", { class: "verdict", "data-testid": "verdict", role: "status" });
+    // The character's model: the user's own .vrm, picked or dropped, stored by the host for this preset.
+    const avatarNote = h(
+      "small",
+      { "data-testid": "avatar-status", role: "status" },
+      p.avatar ? `Your model: ${p.avatar.split(/[\\/]/).pop()}` : "The default character.",
+    );
+    const useModel = async (m: ChosenModel) => {
+      if (!m.check.ok) {
+        avatarNote.textContent = `${m.fileName}: ${m.check.error} The current model stays.`;
+        return;
+      }
+      avatarNote.textContent = `Saving ${m.fileName}…`;
+      const res = await fetch(`/avatar/${encodeURIComponent(p.id)}.vrm`, {
+        method: "PUT",
+        body: new Blob([m.bytes as Uint8Array<ArrayBuffer>]),
+      });
+      const body = (await res.json().catch(() => ({}))) as { error?: string };
+      avatarNote.textContent = res.ok
+        ? `Your model: ${m.fileName}. The chat shows it from its next load.`
+        : `${m.fileName}: ${body.error ?? `not saved (HTTP ${res.status})`} The current model stays.`;
+    };
+    const avatarRow = h(
+      "div",
+      { class: "row drop", "data-testid": "avatar-drop" },
+      h(
+        "button",
+        {
+          type: "button",
+          "data-testid": "avatar-pick",
+          onclick: () => void pickModelFile().then((m) => m && useModel(m)),
+        },
+        "Choose a .vrm…",
+      ),
+      avatarNote,
+    );
+    attachModelDrop(avatarRow, (m) => void useModel(m));
     const refreshKey = () =>
       bridge
         .invoke<{ stored: boolean; inForce: boolean }>("api_key_status", { presetId: p.id })
@@ -318,6 +355,7 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
       field("API key", key, keyNote),
       field("Push URL", push, "Only for the push transport."),
       field("Persona", persona),
+      field("Avatar", avatarRow, "A VRM 0.x or 1.0 file; drop it here or choose it."),
       h(
         "details",
         { class: "deprecated" },

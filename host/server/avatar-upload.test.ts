@@ -1,0 +1,59 @@
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { DEFAULT_PRESET } from "../../src/app/presets/preset.ts";
+import { getPreset, savePreset } from "../../src/app/presets/presets.ts";
+import { MODEL_FILE_ERRORS } from "../../src/avatar/model-file.ts";
+import { type Host, startHost } from "./server.ts";
+import { rawRequest } from "./testing.ts";
+
+const FIXTURES = join(import.meta.dirname, "..", "..", "..", "shared", "fixtures", "vrm");
+const MODEL = readFileSync(join(FIXTURES, "VRMC_vrm_expressions_isBinary_Overrides.vrm"));
+
+let dir: string;
+let host: Host;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "yui-avatar-upload-"));
+  host = await startHost({ port: 0, dataDir: dir, env: {}, browserCommands: false });
+  savePreset(host.store, { ...DEFAULT_PRESET, id: "mika", name: "Mika" });
+});
+afterAll(async () => {
+  await host?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const put = (path: string, body: Uint8Array) =>
+  fetch(new URL(path, host.url), { method: "PUT", body: Buffer.from(body) });
+
+it("stores the user's model in the data directory and serves it as that preset's model from then on", async () => {
+  const res = await put("/avatar/mika.vrm", MODEL);
+  expect(res.status).toBe(200);
+  const stored = join(dir, "avatars", "mika.vrm");
+  expect(await res.json()).toMatchObject({ specVersion: "1", path: stored });
+  expect(getPreset(host.store, "mika")!.avatar).toBe(stored);
+  const served = new Uint8Array(await (await fetch(new URL("/avatar/mika.vrm", host.url))).arrayBuffer());
+  expect(Buffer.from(served).equals(MODEL)).toBe(true);
+});
+
+it("refuses a broken file with a clear message and keeps the previous model", async () => {
+  const before = getPreset(host.store, "mika")!.avatar;
+  const res = await put("/avatar/mika.vrm", new TextEncoder().encode("not a model at all, just text"));
+  expect(res.status).toBe(400);
+  expect(await res.json()).toEqual({ error: MODEL_FILE_ERRORS.notGlb });
+  expect(getPreset(host.store, "mika")!.avatar).toBe(before);
+  const served = new Uint8Array(await (await fetch(new URL("/avatar/mika.vrm", host.url))).arrayBuffer());
+  expect(Buffer.from(served).equals(MODEL)).toBe(true);
+});
+
+it("answers 404 for an unknown preset, and 403 for an upload from another site's page", async () => {
+  expect((await put("/avatar/nobody.vrm", MODEL)).status).toBe(404);
+  const cross = await rawRequest(
+    host.port,
+    "/avatar/mika.vrm",
+    { Host: `127.0.0.1:${host.port}`, Origin: "https://evil.example" },
+    "PUT",
+    "x",
+  );
+  expect(cross.status).toBe(403);
+});
