@@ -2,10 +2,12 @@
  * The host's loopback ingress (docs/signals-ingress.md "Signals"): `POST /signals` for mods' wake signals
  * and the avatar routes for the avatar mod, on 127.0.0.1, bound only while `yui.agent_notify` is on.
  */
+
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { loopbackGuard } from "@yui/mod-kit";
 import type { AvatarExecutor } from "../../src/io/chat/tools/avatar.ts";
+import { listenLoopback, trackSockets } from "../net.ts";
 import type { Store } from "../store/store.ts";
 import { AGENT_NOTIFY_KEY, AgentNotifySchema } from "./agent-notify-key.ts";
 import {
@@ -202,21 +204,11 @@ export async function startIngress(opts: IngressOptions): Promise<RunningIngress
   });
   server.headersTimeout = 10_000;
   server.requestTimeout = 120_000;
-  const sockets = new Set<Socket>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
+  const sockets = trackSockets(server);
 
   const want = opts.port ?? DEFAULT_INGRESS_PORT;
   try {
-    await new Promise<void>((ok, fail) => {
-      server.once("error", fail);
-      server.listen(want, "127.0.0.1", () => {
-        server.off("error", fail);
-        ok();
-      });
-    });
+    await listenLoopback(server, want);
   } catch (e) {
     coalescer.close();
     if ((e as { code?: string }).code === "EADDRINUSE") throw new IngressPortInUseError(want);

@@ -15,6 +15,7 @@ import type { Preset } from "../../src/app/presets/preset.ts";
 import { getPreset } from "../../src/app/presets/presets.ts";
 import { createCommandTable } from "../commands.ts";
 import { followAgentNotify, SIGNAL_EVENT } from "../ingress/ingress.ts";
+import { listenLoopback, trackSockets } from "../net.ts";
 import { dataDir } from "../paths.ts";
 import { openStore, type Store } from "../store/store.ts";
 import { VOCABULARY_FILE } from "../vocabulary-source.ts";
@@ -131,21 +132,11 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     if (push.handleUpgrade(req, socket, head)) return;
     refuseUpgrade(socket, 404, "not found");
   });
-  const sockets = new Set<Duplex>();
-  server.on("connection", (s) => {
-    sockets.add(s);
-    s.on("close", () => sockets.delete(s));
-  });
+  const sockets = trackSockets(server);
 
   const want = opts.port ?? DEFAULT_PORT;
   try {
-    await new Promise<void>((ok, fail) => {
-      server.once("error", fail);
-      server.listen(want, "127.0.0.1", () => {
-        server.off("error", fail);
-        ok();
-      });
-    });
+    await listenLoopback(server, want);
   } catch (e) {
     bridge.close();
     push.close();

@@ -19,6 +19,7 @@ import {
   type ScriptedBackend,
   startScriptedBackend,
 } from "../../tools/scripted-backend/server.ts";
+import { CHROMIUM_ARGS } from "../../tools/testing/chromium.ts";
 import { listPresets, savePreset } from "../app/presets/presets.ts";
 import { USER_REASON } from "../app/relations/relations.ts";
 import { MODEL_FILE_ERRORS } from "../avatar/model-file.ts";
@@ -27,15 +28,6 @@ import { CHAT_ERRORS } from "./errors.ts";
 
 const REPO = resolve(import.meta.dirname, "../..");
 const SHOTS = join(REPO, "test-output", "ui");
-const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--use-gl=angle",
-  "--use-angle=swiftshader",
-  "--enable-unsafe-swiftshader",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-];
 
 let browser: Browser;
 let backend: ScriptedBackend;

@@ -2,26 +2,19 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { createServer, type ViteDevServer } from "vite";
+import { CHROMIUM_ARGS } from "../../../tools/testing/chromium.ts";
 
 // Node side of the harness: serves the harness page with Vite on 127.0.0.1 and drives it in Debian's
 // Chromium (SwiftShader WebGL). Shared by the browser tests and bench/stage.ts.
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+export { CHROMIUM_ARGS };
+
 /** Repository root. */
 export const REPO = resolve(here, "../../..");
 /** The shared VRM fixtures (read in place, never copied). */
 export const FIXTURES = resolve(REPO, "../shared/fixtures/vrm");
-
-/** Chromium flags for headless WebGL through SwiftShader, as root, with no background traffic. */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--use-gl=angle",
-  "--use-angle=swiftshader",
-  "--enable-unsafe-swiftshader",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--no-first-run",
-];
 
 /** A running harness: the Vite server, the browser, and a page with window.harness ready. */
 export interface Harness {
