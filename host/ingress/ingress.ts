@@ -4,7 +4,7 @@
  */
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo, Socket } from "node:net";
+import type { AddressInfo } from "node:net";
 import { loopbackGuard } from "@yui/mod-kit";
 import type { AvatarExecutor } from "../../src/io/chat/tools/avatar.ts";
 import { listenLoopback, trackSockets } from "../net.ts";
