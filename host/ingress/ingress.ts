@@ -5,9 +5,9 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { loopbackGuard } from "@yui/mod-kit";
+import { listenLoopback, loopbackGuard } from "@yui/mod-kit";
 import type { AvatarExecutor } from "../../src/io/chat/tools/avatar.ts";
-import { listenLoopback, trackSockets } from "../net.ts";
+import { trackSockets } from "../net.ts";
 import type { Store } from "../store/store.ts";
 import { AGENT_NOTIFY_KEY, AgentNotifySchema } from "./agent-notify-key.ts";
 import {

@@ -10,12 +10,18 @@ import type { AddressInfo } from "node:net";
 import { dirname, isAbsolute, join, resolve } from "node:path";
 import type { Duplex } from "node:stream";
 import { fileURLToPath } from "node:url";
-import { GUARD_REFUSALS, isLoopbackHost, isLoopbackOrigin, loopbackGuard } from "@yui/mod-kit";
+import {
+  GUARD_REFUSALS,
+  isLoopbackHost,
+  isLoopbackOrigin,
+  listenLoopback,
+  loopbackGuard,
+} from "@yui/mod-kit";
 import type { Preset } from "../../src/app/presets/preset.ts";
 import { getPreset } from "../../src/app/presets/presets.ts";
 import { createCommandTable } from "../commands.ts";
 import { followAgentNotify, SIGNAL_EVENT } from "../ingress/ingress.ts";
-import { listenLoopback, trackSockets } from "../net.ts";
+import { trackSockets } from "../net.ts";
 import { dataDir } from "../paths.ts";
 import { openStore, type Store } from "../store/store.ts";
 import { VOCABULARY_FILE } from "../vocabulary-source.ts";

@@ -2,6 +2,7 @@
 export { parsePort, portFromArgs } from "./cli.ts";
 export { connectClient } from "./client.ts";
 export { GUARD_REFUSALS, isLoopbackHost, isLoopbackOrigin, loopbackGuard } from "./guard.ts";
+export { listenLoopback } from "./listen.ts";
 export {
   type RunModOptions,
   runMod,

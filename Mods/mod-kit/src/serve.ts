@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
 import { NodeStreamableHTTPServerTransport, toNodeHandler, toWebRequest } from "@modelcontextprotocol/node";
 import {
   createMcpHandler,
@@ -12,6 +11,7 @@ import {
 import { portFromArgs } from "./cli.ts";
 import { MemoryEventStore } from "./event-store.ts";
 import { loopbackGuard } from "./guard.ts";
+import { listenLoopback } from "./listen.ts";
 
 /** Options for serveMcp. `build` makes a fresh server (tools registered) for each session. */
 export interface ServeMcpOptions {
@@ -161,22 +161,7 @@ export async function serveMcp(opts: ServeMcpOptions): Promise<ServedMcp> {
     });
   });
 
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", (err: NodeJS.ErrnoException) => {
-      reject(
-        err.code === "EADDRINUSE"
-          ? new Error(
-              `port ${opts.port} on 127.0.0.1 is already in use; stop the other process or pass --port`,
-            )
-          : err,
-      );
-    });
-    http.listen(opts.port, "127.0.0.1", () => {
-      http.removeAllListeners("error");
-      resolve();
-    });
-  });
-  const port = (http.address() as AddressInfo).port;
+  const port = await listenLoopback(http, opts.port);
 
   return {
     url: `http://127.0.0.1:${port}/mcp`,

@@ -1,6 +1,5 @@
 import { Agent, createServer, type IncomingHttpHeaders, request, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { loopbackGuard } from "@yui/mod-kit";
+import { listenLoopback, loopbackGuard } from "@yui/mod-kit";
 import type { Upstream } from "./upstreams.ts";
 
 /** The router's own answers, written once so tests assert the same strings. */
@@ -194,22 +193,7 @@ export async function startRouter(opts: {
     req.pipe(upReq);
   });
 
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", (err: NodeJS.ErrnoException) =>
-      reject(
-        err.code === "EADDRINUSE"
-          ? new Error(
-              `port ${opts.port} on 127.0.0.1 is already in use; stop the other process or pass --port`,
-            )
-          : err,
-      ),
-    );
-    server.listen(opts.port, "127.0.0.1", () => {
-      server.removeAllListeners("error");
-      resolve();
-    });
-  });
-  const port = (server.address() as AddressInfo).port;
+  const port = await listenLoopback(server, opts.port);
   return {
     url: `http://127.0.0.1:${port}`,
     port,
