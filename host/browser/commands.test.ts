@@ -2,7 +2,7 @@ import { mkdir, readdir } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import {
   BROWSER_RESULT,
   droppedShotsNote,
@@ -20,17 +20,9 @@ import {
   registerBrowserCommands,
 } from "./commands.ts";
 import { buildScript } from "./prelude.ts";
-import { type BrowserHarness, browserHarness, waitFor } from "./testing.ts";
+import { type BrowserHarness, harnessPerTest, waitFor } from "./testing.ts";
 
-const harnesses: BrowserHarness[] = [];
-async function harness(opts: Parameters<typeof browserHarness>[0] = {}): Promise<BrowserHarness> {
-  const h = await browserHarness(opts);
-  harnesses.push(h);
-  return h;
-}
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.remove()));
-});
+const harness = harnessPerTest();
 
 const run = (h: BrowserHarness, presetId: string, code: string) =>
   browserRun({ presetId, code }, {}, h.config);

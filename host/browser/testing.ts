@@ -2,6 +2,8 @@
  * For tests: the stand-in ego-browser in a sandbox, the real host commands mounted on an in-process bridge, the
  * renderer's relay over it, and the browser tool over the relay.
  */
+
+import { afterEach } from "vitest";
 import { type BrowserInvoke, createBrowserRelay } from "../../src/io/browser/browser-relay.ts";
 import { createBrowserTool } from "../../src/io/chat/tools/browser/browser-tool.ts";
 import type { ClientTool, ToolResult } from "../../src/io/chat/tools/client-tools.ts";
@@ -93,4 +95,17 @@ export async function waitFor<T>(check: () => Promise<T | undefined>, timeoutMs 
     if (Date.now() > until) throw new Error("waitFor: gave up");
     await new Promise((r) => setTimeout(r, 50));
   }
+}
+
+/** For a test file: returns a harness maker whose sandboxes are removed after each test. */
+export function harnessPerTest(): (opts?: Parameters<typeof browserHarness>[0]) => Promise<BrowserHarness> {
+  const open: BrowserHarness[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((h) => h.remove()));
+  });
+  return async (opts = {}) => {
+    const h = await browserHarness(opts);
+    open.push(h);
+    return h;
+  };
 }

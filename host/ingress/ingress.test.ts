@@ -16,7 +16,7 @@ import {
   startIngress,
 } from "./ingress.ts";
 import { MAX_BODY_BYTES } from "./messages.ts";
-import { aborted, freePort, scriptedExecutor } from "./testing.ts";
+import { freePort, queueHangingGesture, scriptedExecutor } from "./testing.ts";
 
 // The factorio doorbell, exactly as docs/mods/factorio.md posts it.
 const WAKE = {
@@ -349,28 +349,13 @@ describe("the avatar routes", () => {
   });
 
   it("aborts a gesture past its deadline and answers timeout", async () => {
-    let seen: AbortSignal | undefined;
-    ex.script.push(async (c) => {
-      seen = c.signal;
-      await aborted(c.signal);
-      return "interrupted";
-    });
+    const hang = queueHangingGesture(ex, "interrupted");
     expect(await (await gesture("go_to_bed")).json()).toEqual({ result: "timeout" });
-    expect(seen?.aborted).toBe(true);
+    expect(hang.signal()?.aborted).toBe(true);
   });
 
   it("aborts the executor's work when the caller hangs up", async () => {
-    let seen: AbortSignal | undefined;
-    let markStarted = () => {};
-    const started = new Promise<void>((r) => {
-      markStarted = r;
-    });
-    ex.script.push(async (c) => {
-      seen = c.signal;
-      markStarted();
-      await aborted(c.signal);
-      return "ok";
-    });
+    const hang = queueHangingGesture(ex, "ok");
     const ingress2 = await startIngress({
       port: 0,
       onSignal: () => {},
@@ -382,10 +367,10 @@ describe("the avatar routes", () => {
       const pending = fetch(`${ingress2.url}/avatar/stand`, { method: "POST", signal: ac.signal }).catch(
         () => "hung up",
       );
-      await started;
+      await hang.started;
       ac.abort();
       expect(await pending).toBe("hung up");
-      await vi.waitFor(() => expect(seen?.aborted).toBe(true));
+      await vi.waitFor(() => expect(hang.signal()?.aborted).toBe(true));
     } finally {
       await ingress2.close();
     }

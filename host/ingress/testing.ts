@@ -62,3 +62,27 @@ export function aborted(signal: AbortSignal): Promise<void> {
     else signal.addEventListener("abort", () => resolve(), { once: true });
   });
 }
+
+/** A queued gesture that hangs until its call is aborted, then answers `answer`. */
+export interface HangingGesture {
+  /** Resolves once the executor started the gesture. */
+  started: Promise<void>;
+  /** The signal the gesture was given (undefined until it started). */
+  signal(): AbortSignal | undefined;
+}
+
+/** Queues on `ex` a gesture that waits for its abort (timeout, hang-up, cancel) and then answers `answer`. */
+export function queueHangingGesture(ex: ScriptedExecutor, answer: BodyActionResult): HangingGesture {
+  let seen: AbortSignal | undefined;
+  let markStarted = () => {};
+  const started = new Promise<void>((r) => {
+    markStarted = r;
+  });
+  ex.script.push(async (c) => {
+    seen = c.signal;
+    markStarted();
+    await aborted(c.signal);
+    return answer;
+  });
+  return { started, signal: () => seen };
+}

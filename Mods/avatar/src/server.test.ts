@@ -6,7 +6,7 @@ import { INITIALIZE_BODY, MCP_POST_HEADERS, rawRequest } from "@yui/mod-kit/test
 import { startRouter } from "@yui/router/src/router.ts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningIngress, startIngress } from "../../../host/ingress/ingress.ts";
-import { aborted, freePort, scriptedExecutor } from "../../../host/ingress/testing.ts";
+import { freePort, queueHangingGesture, scriptedExecutor } from "../../../host/ingress/testing.ts";
 import { createIngressClient } from "./ingress-client.ts";
 import { MESSAGES, REASONS } from "./messages.ts";
 import { buildServer } from "./server.ts";
@@ -117,38 +117,23 @@ describe("the avatar tools against the real ingress", () => {
   }
 
   it("a gesture the app does not finish in time is a tool error carrying timeout, and the app's gesture is aborted", async () => {
-    let seen: AbortSignal | undefined;
-    ex.script.push(async (c) => {
-      seen = c.signal;
-      await aborted(c.signal);
-      return "interrupted";
-    });
+    const hang = queueHangingGesture(ex, "interrupted");
     const r = await call("go_to_bed");
     expect([r.isError, text(r)]).toEqual([true, "timeout"]);
-    expect(seen?.aborted).toBe(true);
+    expect(hang.signal()?.aborted).toBe(true);
   });
 
   it("cancelling the tool call aborts the gesture in the app", async () => {
-    let seen: AbortSignal | undefined;
-    let markStarted = () => {};
-    const started = new Promise<void>((r) => {
-      markStarted = r;
-    });
-    ex.script.push(async (c) => {
-      seen = c.signal;
-      markStarted();
-      await aborted(c.signal);
-      return "ok";
-    });
+    const hang = queueHangingGesture(ex, "ok");
     const ac = new AbortController();
     const pending = client.client.callTool({ name: "stand", arguments: {} }, { signal: ac.signal }).then(
       () => "answered",
       () => "cancelled",
     );
-    await started;
+    await hang.started;
     ac.abort();
     expect(await pending).toBe("cancelled");
-    await vi.waitFor(() => expect(seen?.aborted).toBe(true));
+    await vi.waitFor(() => expect(hang.signal()?.aborted).toBe(true));
   });
 
   it("without an executor in the app every tool is a tool error carrying unsupported", async () => {

@@ -1,17 +1,9 @@
-import { afterEach, describe, expect, it, vi } from "vitest";
-import { type BrowserHarness, browserHarness, waitFor } from "../../../host/browser/testing.ts";
+import { describe, expect, it, vi } from "vitest";
+import { harnessPerTest, waitFor } from "../../../host/browser/testing.ts";
 import { BROWSER_RESULT, UNTRUSTED_LINE } from "../chat/tools/browser/results.ts";
 import { createBrowserRelay } from "./browser-relay.ts";
 
-const harnesses: BrowserHarness[] = [];
-async function harness(opts: Parameters<typeof browserHarness>[0] = {}): Promise<BrowserHarness> {
-  const h = await browserHarness(opts);
-  harnesses.push(h);
-  return h;
-}
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.remove()));
-});
+const harness = harnessPerTest();
 
 function isRunning(pid: number): boolean {
   try {

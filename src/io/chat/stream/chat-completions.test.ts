@@ -7,8 +7,14 @@ import {
   startScriptedBackend,
 } from "../../../../tools/scripted-backend/server.ts";
 import { createChatEngine, IMAGE_FOLLOWS_NOTE } from "./engine.ts";
-import { expressTool, imageTool, lookupTool, PNG_DATA_URL, throwingTool } from "./test-tools.ts";
-import type { EngineEvent } from "./types.ts";
+import {
+  collectTurn,
+  imageTool,
+  lookupTool,
+  PNG_DATA_URL,
+  requestBodies,
+  throwingTool,
+} from "./test-tools.ts";
 
 let backend: ScriptedBackend;
 beforeEach(async () => {
@@ -22,13 +28,8 @@ function engine() {
   return createChatEngine({ transport: "chat", baseUrl: backend.url, model: "m" });
 }
 
-async function turn(e: ReturnType<typeof engine>, text: string, tools = [expressTool(), lookupTool()]) {
-  const events: EngineEvent[] = [];
-  const end = await e.runTurn({ text, tools, presetId: "p1", onEvent: (ev) => events.push(ev) });
-  return { end, events };
-}
-
-const bodies = () => backend.requests.map((r) => r.body as Record<string, unknown>);
+const turn = collectTurn;
+const bodies = () => requestBodies(backend);
 
 describe("Chat Completions round trip", () => {
   it("sends the spec's request 2: the same messages and tools with the assistant and tool messages appended", async () => {

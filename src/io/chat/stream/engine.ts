@@ -71,6 +71,8 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
     let responseId: string | null = null;
     let unanswered: UnansweredOutput[] = [];
 
+    // True until the current response's first text: the separator between responses goes there.
+    let responseStart = true;
     const onText = (delta: string) => {
       const sep = responseStart ? speechSeparator(turnText, delta) : "";
       responseStart = false;
@@ -81,7 +83,6 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
       turnText += delta;
       emit({ type: "text", delta });
     };
-    let responseStart = true;
 
     const stream = async (url: string, body: Obj) => {
       emit({ type: "request", n: ++requestCount, url, body });

@@ -6,7 +6,7 @@ import {
   startScriptedBackend,
 } from "../../../../tools/scripted-backend/server.ts";
 import { createChatEngine } from "./engine.ts";
-import { expressTool, imageTool, lookupTool, PNG_DATA_URL } from "./test-tools.ts";
+import { collectTurn, expressTool, imageTool, PNG_DATA_URL, requestBodies } from "./test-tools.ts";
 import type { EngineEvent } from "./types.ts";
 
 let backend: ScriptedBackend;
@@ -21,13 +21,8 @@ function engine(extra: { brokerBaseUrl?: string } = {}) {
   return createChatEngine({ transport: "responses", baseUrl: backend.url, model: "m", ...extra });
 }
 
-async function turn(e: ReturnType<typeof engine>, text: string, tools = [expressTool(), lookupTool()]) {
-  const events: EngineEvent[] = [];
-  const end = await e.runTurn({ text, tools, presetId: "p1", onEvent: (ev) => events.push(ev) });
-  return { end, events };
-}
-
-const bodies = () => backend.requests.map((r) => r.body as Record<string, unknown>);
+const turn = collectTurn;
+const bodies = () => requestBodies(backend);
 const reasoning = { type: "reasoning", id: "rs_1", summary: [] };
 
 describe("Responses round trip", () => {

@@ -1,22 +1,14 @@
 import { readFileSync } from "node:fs";
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
-import { afterAll, afterEach, describe, expect, it } from "vitest";
-import { type BrowserHarness, browserHarness, waitFor } from "../../../../../host/browser/testing.ts";
+import { describe, expect, it } from "vitest";
+import { harnessPerTest, waitFor } from "../../../../../host/browser/testing.ts";
 import { STANDIN_GUIDE_FILE } from "../../../../../tools/ego-browser-standin/install.ts";
 import type { ToolResult } from "../client-tools.ts";
 import { BROWSER_TOOL_DESCRIPTION, createBrowserTool } from "./browser-tool.ts";
 import { BROWSER_RESULT, BROWSER_RESULT_PREFIX, BROWSER_TIMINGS, UNTRUSTED_LINE } from "./results.ts";
 
-const harnesses: BrowserHarness[] = [];
-async function harness(opts: Parameters<typeof browserHarness>[0] = {}): Promise<BrowserHarness> {
-  const h = await browserHarness(opts);
-  harnesses.push(h);
-  return h;
-}
-afterEach(async () => {
-  await Promise.all(harnesses.splice(0).map((h) => h.remove()));
-});
+const harness = harnessPerTest();
 
 const textOf = (r: ToolResult) => (typeof r === "string" ? r : r.text);
 
@@ -244,10 +236,6 @@ describe("browser tool: results through the host and the stand-in ego-browser", 
       [...Object.values(BROWSER_RESULT), ...Object.values(BROWSER_RESULT_PREFIX)].sort(),
     );
   });
-});
-
-afterAll(async () => {
-  await Promise.all(harnesses.map((h) => h.remove()));
 });
 
 function reSource(s: string): string {
