@@ -1,6 +1,29 @@
-import { Agent, createServer, type IncomingHttpHeaders, request, type ServerResponse } from "node:http";
-import { listenLoopback, loopbackGuard } from "@yui/mod-kit";
+import { request } from "node:http";
+import { connect, createServer, type Socket } from "node:net";
+import { GUARD_REFUSALS, isLoopbackHost, isLoopbackOrigin, listenLoopback } from "@yui/mod-kit";
+import {
+  ChunkedScanner,
+  connectionTokens,
+  type Framing,
+  findHead,
+  type Head,
+  HeadError,
+  keepsAlive,
+  MAX_HEAD_BYTES,
+  parseHead,
+  requestFraming,
+  responseFraming,
+  serializeHead,
+  single,
+  statusLine,
+} from "./http1.ts";
 import type { Upstream } from "./upstreams.ts";
+
+// The router speaks HTTP/1.1 itself on node:net rather than through node:http's server and client: a
+// pass-through then costs one read and one write per chunk, with bodies (chunked SSE included) forwarded
+// byte for byte instead of decoded and re-encoded. bench:router measured node:http at 4-5x nginx's CPU per
+// request; docs/mods.md has the numbers. The parser is strict (src/http1.ts) so router and mod never
+// disagree about where a message ends.
 
 /** The router's own answers, written once so tests assert the same strings. */
 export const ROUTER_ERRORS = {
@@ -16,6 +39,17 @@ export const ROUTER_ERRORS = {
     status: 502,
     message: `Bad Gateway: mod '${up.mod}' (prefix '${prefix}') does not answer on 127.0.0.1:${up.port}`,
   }),
+  /** The mod answered with something that is not HTTP/1.1 the router can pass on. */
+  badUpstream: (prefix: string, up: Upstream) => ({
+    status: 502,
+    message: `Bad Gateway: mod '${up.mod}' (prefix '${prefix}') sent a malformed HTTP response`,
+  }),
+  headTooLarge: {
+    status: 431,
+    message: `Request Header Fields Too Large: a request head is limited to ${MAX_HEAD_BYTES / 1024} KiB`,
+  },
+  /** A request the router cannot read one way only. */
+  badRequest: (why: string) => ({ status: 400, message: `Bad Request: ${why}` }),
 } as const;
 
 /** One row of GET /_mods. */
@@ -48,25 +82,14 @@ const HOP_BY_HOP = new Set([
   "upgrade",
 ]);
 
-/** Copies end-to-end headers (mcp-session-id, mcp-protocol-version, last-event-id, content types, ...). */
-function endToEnd(headers: IncomingHttpHeaders): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
-  const named = String(headers.connection ?? "")
-    .toLowerCase()
-    .split(",")
-    .map((s) => s.trim());
-  for (const [k, v] of Object.entries(headers)) {
-    if (v === undefined || HOP_BY_HOP.has(k) || named.includes(k)) continue;
-    out[k] = v;
-  }
-  return out;
-}
-
-function jsonError(res: ServerResponse, e: { status: number; message: string }): void {
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message: e.message }, id: null });
-  res.writeHead(e.status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-  res.end(body);
-}
+/** How long an idle client connection (or one still sending its head) is kept: nginx's keepalive is 75 s. */
+const CLIENT_IDLE_MS = 60_000;
+/** Idle mod connections are dropped well before the mods' own keep-alive (Node's default 5 s) closes them. */
+const UPSTREAM_IDLE_MS = 2_000;
+/** Pipelined bytes held while a response is in flight before the client is paused. */
+const MAX_PENDING_BYTES = 4 * MAX_HEAD_BYTES;
+/** How often idle connections are looked at. */
+const SWEEP_MS = 1_000;
 
 const ROUTE = /^\/([^/?#]+)\/mcp(\?.*)?$/;
 
@@ -101,6 +124,536 @@ export async function listMods(upstreams: Readonly<Record<string, Upstream>>): P
   );
 }
 
+/** The end-to-end headers of a head: hop-by-hop ones and those its Connection names are left out. */
+function endToEnd(head: Head): [string, string][] {
+  const named = connectionTokens(head);
+  return head.headers.filter((_, i) => !HOP_BY_HOP.has(head.names[i]!) && !named.has(head.names[i]!));
+}
+
+/** Tracks where one message body ends in the bytes that follow its head. */
+class Body {
+  private remaining = 0;
+  private scanner: ChunkedScanner | undefined;
+  constructor(readonly framing: Framing) {
+    if (framing.kind === "length") this.remaining = framing.length;
+    if (framing.kind === "chunked") this.scanner = new ChunkedScanner();
+  }
+  get done(): boolean {
+    if (this.framing.kind === "length") return this.remaining === 0;
+    if (this.scanner) return this.scanner.done;
+    return this.framing.kind === "none";
+  }
+  /** How many bytes of buf (from `from`) belong to the body; `onData` gets the decoded chunk payloads. */
+  take(buf: Buffer, from: number, onData?: (data: Buffer) => void): number {
+    if (this.scanner) return this.scanner.scan(buf, from, onData);
+    if (this.framing.kind === "close") return buf.length - from;
+    const n = Math.min(this.remaining, buf.length - from);
+    this.remaining -= n;
+    return n;
+  }
+}
+
+/** A connection to a mod, reused across requests while both sides keep it alive. */
+class UpstreamConn {
+  exchange: Exchange | undefined;
+  error: NodeJS.ErrnoException | undefined;
+  closed = false;
+  /** When it last went back to the pool (performance.now()). */
+  idleSince = 0;
+  constructor(
+    readonly port: number,
+    readonly sock: Socket,
+    private readonly pool: UpstreamPool,
+  ) {
+    sock.setNoDelay(true);
+    sock.on("data", (c: Buffer) => {
+      // Bytes from an idle mod connection belong to no request: it cannot be trusted again.
+      if (this.exchange) this.exchange.onUpstreamData(c);
+      else sock.destroy();
+    });
+    sock.on("drain", () => this.exchange?.client.sock.resume());
+    sock.on("error", (e: NodeJS.ErrnoException) => {
+      this.error = e;
+    });
+    sock.on("close", () => {
+      this.closed = true;
+      this.pool.forget(this);
+      this.exchange?.onUpstreamClose(this.error);
+    });
+  }
+}
+
+/** Idle mod connections per port. */
+class UpstreamPool {
+  private readonly idle = new Map<number, UpstreamConn[]>();
+  private readonly all = new Set<UpstreamConn>();
+
+  acquire(port: number): UpstreamConn {
+    const list = this.idle.get(port);
+    let conn = list?.pop();
+    while (conn?.closed) conn = list?.pop();
+    if (conn) return conn;
+    conn = new UpstreamConn(port, connect({ host: "127.0.0.1", port, noDelay: true }), this);
+    this.all.add(conn);
+    return conn;
+  }
+
+  release(conn: UpstreamConn): void {
+    conn.exchange = undefined;
+    conn.idleSince = performance.now();
+    const list = this.idle.get(conn.port);
+    if (list) list.push(conn);
+    else this.idle.set(conn.port, [conn]);
+  }
+
+  /** Drops connections idle for longer than UPSTREAM_IDLE_MS (one sweep instead of a timer per socket). */
+  sweep(now: number): void {
+    for (const list of this.idle.values()) {
+      for (const conn of list) if (now - conn.idleSince > UPSTREAM_IDLE_MS) conn.sock.destroy();
+    }
+  }
+
+  forget(conn: UpstreamConn): void {
+    this.all.delete(conn);
+    const list = this.idle.get(conn.port);
+    const i = list ? list.indexOf(conn) : -1;
+    if (i >= 0) list!.splice(i, 1);
+  }
+
+  destroy(): void {
+    for (const c of this.all) c.sock.destroy();
+  }
+}
+
+interface RouterContext {
+  upstreams: Readonly<Record<string, Upstream>>;
+  pool: UpstreamPool;
+  log?: (line: string) => void;
+}
+
+/** One client connection: reads request heads, answers locally or hands each request to an Exchange. */
+class ClientConn {
+  /** Bytes read but not yet handled: a head in progress, or a pipelined request waiting its turn. */
+  private pending: Buffer | undefined;
+  exchange: Exchange | undefined;
+  /** A local answer (GET /_mods) is being prepared. */
+  private busy = false;
+  private closing = false;
+  /** The client has half-closed (sent FIN): what it sent is answered, then the connection ends. */
+  private readEnded = false;
+  /** Paused because pipelined bytes piled up (not for a mod's backpressure). */
+  private heldBack = false;
+  /** Since when it waits for a request (performance.now()); -1 while one is in flight. */
+  idleSince = performance.now();
+
+  constructor(
+    readonly sock: Socket,
+    private readonly ctx: RouterContext,
+  ) {
+    sock.setNoDelay(true);
+    sock.on("data", (c: Buffer) => this.onData(c));
+    sock.on("drain", () => this.exchange?.up.sock.resume());
+    sock.on("end", () => this.onEnd());
+    sock.on("error", () => {});
+    sock.on("close", () => {
+      this.closing = true;
+      this.exchange?.onClientClose();
+    });
+  }
+
+  private onData(chunk: Buffer): void {
+    if (this.closing) return;
+    const ex = this.exchange;
+    if (ex && !ex.requestDone) {
+      let n: number;
+      try {
+        n = ex.forwardRequestBody(chunk);
+      } catch (err) {
+        ex.fail(err);
+        return;
+      }
+      if (n === chunk.length) return;
+      chunk = chunk.subarray(n);
+    }
+    this.pending = this.pending ? Buffer.concat([this.pending, chunk]) : chunk;
+    if (this.exchange || this.busy) {
+      // Pipelined requests wait for the response in flight; a client that keeps sending is paused.
+      if (this.pending.length > MAX_PENDING_BYTES) {
+        this.heldBack = true;
+        this.sock.pause();
+      }
+      return;
+    }
+    this.handlePending();
+  }
+
+  private onEnd(): void {
+    this.readEnded = true;
+    const ex = this.exchange;
+    // A body cut short can never be completed: the mod's request is aborted, the client told so.
+    if (ex && !ex.requestDone) ex.fail(new HeadError("the request ended before its body"));
+    else this.endIfDrained();
+  }
+
+  /** With the client's side closed, the connection ends once nothing is left to answer. */
+  private endIfDrained(): void {
+    if (this.readEnded && !this.exchange && !this.busy && !this.closing) this.end();
+  }
+
+  /** Handles the requests in `pending`, one at a time, until a head is incomplete or one stays in flight. */
+  handlePending(): void {
+    while (this.pending && !this.exchange && !this.busy && !this.closing) {
+      const buf = this.pending;
+      const bounds = findHead(buf);
+      if (!bounds) {
+        if (buf.length > MAX_HEAD_BYTES) {
+          this.reply(ROUTER_ERRORS.headTooLarge.status, ROUTER_ERRORS.headTooLarge.message, false);
+        }
+        break;
+      }
+      this.pending = bounds[1] < buf.length ? buf.subarray(bounds[1]) : undefined;
+      this.handleHead(buf, bounds[0], bounds[1]);
+    }
+    if (this.heldBack && !this.closing) {
+      this.heldBack = false;
+      this.sock.resume();
+    }
+    this.endIfDrained();
+  }
+
+  private handleHead(buf: Buffer, start: number, end: number): void {
+    let head: Head;
+    let framing: Framing;
+    let host: string | undefined;
+    let origin: string | undefined;
+    try {
+      head = parseHead(buf, start, end, "request");
+      framing = requestFraming(head);
+      host = single(head.host, "Host");
+      origin = single(head.origin, "Origin");
+    } catch (err) {
+      const e = err instanceof HeadError ? err : new HeadError(String(err));
+      this.reply(e.status, ROUTER_ERRORS.badRequest(e.message).message, false);
+      return;
+    }
+    // A local answer keeps the connection only when no request body has to be skipped first.
+    const keep = keepsAlive(head) && framing.kind === "none";
+    // The guard, before anything else: the spec's 421 / 403, and the connection closed as every mod does.
+    if (!isLoopbackHost(host)) {
+      this.reply(GUARD_REFUSALS.host.status, GUARD_REFUSALS.host.message, false);
+      return;
+    }
+    if (!isLoopbackOrigin(origin)) {
+      this.reply(GUARD_REFUSALS.origin.status, GUARD_REFUSALS.origin.message, false);
+      return;
+    }
+    const target = head.target;
+    if (target === "/_mods" || target.startsWith("/_mods?")) {
+      if (head.method !== "GET") {
+        this.write(
+          statusLine(405),
+          [
+            ["Allow", "GET"],
+            ["Content-Length", "0"],
+          ],
+          "",
+          keep,
+        );
+        return;
+      }
+      this.busy = true;
+      listMods(this.ctx.upstreams).then((mods) => {
+        this.busy = false;
+        if (this.closing) return;
+        this.write(statusLine(200), [["Content-Type", "application/json"]], JSON.stringify({ mods }), keep);
+        this.handlePending();
+      });
+      return;
+    }
+    const match = ROUTE.exec(target);
+    if (!match) {
+      this.reply(ROUTER_ERRORS.notRouted.status, ROUTER_ERRORS.notRouted.message, keep);
+      return;
+    }
+    const prefix = match[1]!;
+    const up = Object.hasOwn(this.ctx.upstreams, prefix) ? this.ctx.upstreams[prefix] : undefined;
+    if (!up) {
+      const e = ROUTER_ERRORS.unknownPrefix(prefix);
+      this.reply(e.status, e.message, keep);
+      return;
+    }
+    this.idleSince = -1;
+    const ex = new Exchange(this, this.ctx, head, framing, prefix, up, `/mcp${match[2] ?? ""}`);
+    this.exchange = ex;
+    // The body bytes that came with the head go on at once, in the same write as the head (one syscall).
+    const rest = this.pending;
+    if (rest && !ex.requestDone) {
+      this.pending = undefined;
+      this.onData(rest);
+    }
+    ex.flushHead();
+  }
+
+  /** The exchange is over: the next pipelined request (if any) is read, or the connection ends. */
+  finished(keep: boolean): void {
+    this.exchange = undefined;
+    this.idleSince = performance.now();
+    if (keep) this.handlePending();
+    else this.end();
+  }
+
+  /** A JSON-RPC error body, as every mod answers its refusals (what an MCP client expects to parse). */
+  reply(status: number, message: string, keep: boolean): void {
+    const body = JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null });
+    this.write(statusLine(status), [["Content-Type", "application/json"]], body, keep);
+  }
+
+  private write(line: string, headers: [string, string][], body: string, keep: boolean): void {
+    const all: [string, string][] = [
+      ...headers,
+      ["Date", new Date().toUTCString()],
+      ...(body ? ([["Content-Length", String(Buffer.byteLength(body))]] as [string, string][]) : []),
+      ["Connection", keep ? "keep-alive" : "close"],
+    ];
+    this.sock.write(Buffer.concat([serializeHead(line, all), Buffer.from(body)]));
+    if (!keep) this.end();
+  }
+
+  end(): void {
+    this.closing = true;
+    this.pending = undefined;
+    // A client that never reads its answer nor closes is dropped by the sweep (idleSince stays set).
+    this.sock.end();
+  }
+
+  /** Drops the connection when it has waited for a request longer than CLIENT_IDLE_MS. */
+  sweep(now: number): void {
+    if (this.idleSince >= 0 && !this.busy && now - this.idleSince > CLIENT_IDLE_MS) this.sock.destroy();
+  }
+}
+
+/** One request passed to a mod and its response passed back, bytes streamed both ways as they come. */
+class Exchange {
+  readonly up: UpstreamConn;
+  private readonly reqBody: Body;
+  private resHead: Head | undefined;
+  private resBody: Body | undefined;
+  /** Bytes of the mod's answer read before its head was complete. */
+  private upPending: Buffer | undefined;
+  /** Anything of the response has gone to the client. */
+  private responded = false;
+  /** An HTTP/1.0 client: chunked answers are decoded for it and the connection closes after. */
+  private readonly decode: boolean;
+  private keepClient: boolean;
+  private over = false;
+  /** The request head, until it leaves with the first body bytes (or alone). */
+  private upHead: Buffer | undefined;
+  /** The response head, until it leaves with the first body bytes (or alone). */
+  private clientHead: Buffer | undefined;
+
+  constructor(
+    readonly client: ClientConn,
+    private readonly ctx: RouterContext,
+    private readonly head: Head,
+    framing: Framing,
+    private readonly prefix: string,
+    private readonly upstream: Upstream,
+    path: string,
+  ) {
+    this.reqBody = new Body(framing);
+    this.decode = head.minor === 0;
+    this.keepClient = keepsAlive(head);
+    const headers = endToEnd(head).map(([n, v]): [string, string] =>
+      n.length === 4 && n.toLowerCase() === "host" ? [n, `127.0.0.1:${upstream.port}`] : [n, v],
+    );
+    if (framing.kind === "chunked") headers.push(["Transfer-Encoding", "chunked"]);
+    this.upHead = serializeHead(`${head.method} ${path} HTTP/1.1`, headers);
+    this.up = ctx.pool.acquire(upstream.port);
+    this.up.exchange = this;
+  }
+
+  /** Sends the request head to the mod if no body bytes took it along. */
+  flushHead(): void {
+    if (this.upHead) this.up.sock.write(this.upHead);
+    this.upHead = undefined;
+  }
+
+  get requestDone(): boolean {
+    return this.reqBody.done;
+  }
+
+  /** Forwards the part of a client chunk that belongs to the request body; returns its length. */
+  forwardRequestBody(chunk: Buffer): number {
+    const n = this.reqBody.take(chunk, 0);
+    if (n === 0) return 0;
+    const ok = writeAfter(this.up.sock, this.upHead, n === chunk.length ? chunk : chunk.subarray(0, n));
+    this.upHead = undefined;
+    // Backpressure: the client waits while the mod's socket is full (resumed on its drain).
+    if (!ok) this.client.sock.pause();
+    return n;
+  }
+
+  onUpstreamData(chunk: Buffer): void {
+    if (this.resBody) {
+      try {
+        this.forwardResponseBody(chunk, 0);
+      } catch (err) {
+        this.fail(err, true);
+      }
+      return;
+    }
+    try {
+      const buf = this.upPending ? Buffer.concat([this.upPending, chunk]) : chunk;
+      this.upPending = undefined;
+      const off = this.readResponseHead(buf);
+      if (off >= 0) this.forwardResponseBody(buf, off);
+    } catch (err) {
+      this.fail(err, true);
+    }
+  }
+
+  /** Reads heads until the final one (1xx are passed on); returns where its body starts, or -1 for more bytes. */
+  private readResponseHead(buf: Buffer): number {
+    let from = 0;
+    for (;;) {
+      const bounds = findHead(from ? buf.subarray(from) : buf);
+      if (!bounds) {
+        if (buf.length - from > MAX_HEAD_BYTES) throw new HeadError("response head too large");
+        this.upPending = from < buf.length ? buf.subarray(from) : undefined;
+        return -1;
+      }
+      const head = parseHead(from ? buf.subarray(from) : buf, bounds[0], bounds[1], "response");
+      from += bounds[1];
+      if (head.status === 101) throw new HeadError("unrequested protocol switch");
+      if (head.status < 200) {
+        // 100 Continue and friends go on to an HTTP/1.1 client as they are (RFC 9110 §15.2).
+        if (!this.decode) {
+          this.responded = true;
+          this.client.sock.write(serializeHead(statusLine1(head), endToEnd(head)));
+        }
+        continue;
+      }
+      this.resHead = head;
+      const framing = responseFraming(head, this.head.method);
+      this.resBody = new Body(framing);
+      const headers = endToEnd(head);
+      if (framing.kind === "close" || (framing.kind === "chunked" && this.decode)) this.keepClient = false;
+      if (framing.kind === "chunked" && !this.decode) headers.push(["Transfer-Encoding", "chunked"]);
+      if (!this.keepClient) headers.push(["Connection", "close"]);
+      else if (this.decode) headers.push(["Connection", "keep-alive"]);
+      this.responded = true;
+      // Held back until the body bytes that came with it: both leave in one write (one syscall, one packet).
+      this.clientHead = serializeHead(statusLine1(head), headers);
+      return from;
+    }
+  }
+
+  private forwardResponseBody(buf: Buffer, from: number): void {
+    const body = this.resBody!;
+    let n: number;
+    if (this.decode && body.framing.kind === "chunked") {
+      n = body.take(buf, from, (data) => this.toClient(data));
+    } else {
+      n = body.take(buf, from);
+      if (n > 0) this.toClient(from === 0 && n === buf.length ? buf : buf.subarray(from, from + n));
+    }
+    // A head with no body bytes yet (an SSE stream opening, a 204) leaves alone, now.
+    if (this.clientHead) this.toClient(undefined);
+    // Bytes past the end of the response belong to no request: the connection is not reused.
+    if (from + n < buf.length) this.up.sock.destroy();
+    if (body.done) this.finish();
+  }
+
+  private toClient(data: Buffer | undefined): void {
+    const ok = writeAfter(this.client.sock, this.clientHead, data);
+    this.clientHead = undefined;
+    if (!ok) this.up.sock.pause();
+  }
+
+  /** The response is complete: the mod connection goes back to the pool when both sides are clean. */
+  private finish(): void {
+    if (this.over) return;
+    this.over = true;
+    const reusable =
+      !this.up.closed &&
+      this.reqBody.done &&
+      this.resHead!.minor === 1 &&
+      keepsAlive(this.resHead!) &&
+      this.resBody!.framing.kind !== "close";
+    if (reusable) this.ctx.pool.release(this.up);
+    else {
+      this.up.exchange = undefined;
+      this.up.sock.destroy();
+    }
+    // A response that overtook its own request body leaves the rest of that body unread: the connection ends.
+    this.client.finished(this.keepClient && this.reqBody.done);
+  }
+
+  onUpstreamClose(error: NodeJS.ErrnoException | undefined): void {
+    if (this.over) return;
+    if (this.resBody?.framing.kind === "close") {
+      this.finish();
+      return;
+    }
+    this.over = true;
+    if (!this.responded) {
+      // The operator's clue when the agent reports 502s: which mod, which port, why.
+      const why = error ? (error.code ?? error.message) : "closed the connection without answering";
+      this.ctx.log?.(`/${this.prefix}/mcp -> 127.0.0.1:${this.upstream.port} (${this.upstream.mod}): ${why}`);
+      const e = ROUTER_ERRORS.unreachable(this.prefix, this.upstream);
+      this.client.exchange = undefined;
+      this.client.reply(e.status, e.message, false);
+    } else {
+      // The mod dropped the stream mid-way: drop the client's too, rather than end it as if complete.
+      this.client.sock.destroy();
+    }
+  }
+
+  /** The client went away (closed its SSE stream, cancelled a call): the mod's request is aborted too. */
+  onClientClose(): void {
+    if (this.over) return;
+    this.over = true;
+    this.up.exchange = undefined;
+    this.up.sock.destroy();
+  }
+
+  /** A malformed message on either side ends the exchange: 400 / 502 if nothing was answered yet. */
+  fail(err: unknown, fromUpstream = false): void {
+    if (this.over) return;
+    this.over = true;
+    this.up.exchange = undefined;
+    this.up.sock.destroy();
+    if (this.responded) return void this.client.sock.destroy();
+    this.client.exchange = undefined;
+    const why = err instanceof Error ? err.message : String(err);
+    if (fromUpstream) {
+      this.ctx.log?.(`/${this.prefix}/mcp -> 127.0.0.1:${this.upstream.port} (${this.upstream.mod}): ${why}`);
+      const e = ROUTER_ERRORS.badUpstream(this.prefix, this.upstream);
+      this.client.reply(e.status, e.message, false);
+    } else this.client.reply(400, ROUTER_ERRORS.badRequest(why).message, false);
+  }
+}
+
+/** Largest body part copied behind its head into one buffer; larger ones are written together with writev. */
+const JOIN_LIMIT = 16 * 1024;
+
+/** Writes a held-back head (if any) and data as one write; returns what socket.write returns. */
+function writeAfter(sock: Socket, head: Buffer | undefined, data: Buffer | undefined): boolean {
+  if (!head) return data ? sock.write(data) : true;
+  if (!data || data.length === 0) return sock.write(head);
+  if (data.length <= JOIN_LIMIT) return sock.write(Buffer.concat([head, data], head.length + data.length));
+  sock.cork();
+  sock.write(head);
+  const ok = sock.write(data);
+  sock.uncork();
+  return ok;
+}
+
+/** The status line passed on to the client: always HTTP/1.1, with the mod's own reason phrase. */
+function statusLine1(head: Head): string {
+  return `HTTP/1.1 ${head.status} ${head.reason}`;
+}
+
 /** Starts the router on 127.0.0.1:port: guard first, then /_mods or a streamed pass-through to the mod. */
 export async function startRouter(opts: {
   port: number;
@@ -108,98 +661,30 @@ export async function startRouter(opts: {
   /** Where to report a mod that does not answer (the bin passes stderr). */
   log?: (line: string) => void;
 }): Promise<RunningRouter> {
-  // Reused upstream connections with Nagle off: each SSE event leaves as soon as it is written.
-  const agent = new Agent({ keepAlive: true, noDelay: true });
-
-  const server = createServer({ noDelay: true }, (req, res) => {
-    if (!loopbackGuard(req, res)) return;
-    const url = req.url ?? "/";
-    if (url === "/_mods" || url.startsWith("/_mods?")) {
-      if (req.method !== "GET") {
-        res.writeHead(405, { allow: "GET" }).end();
-        return;
-      }
-      listMods(opts.upstreams).then(
-        (mods) => {
-          const body = JSON.stringify({ mods });
-          res.writeHead(200, {
-            "content-type": "application/json",
-            "content-length": Buffer.byteLength(body),
-          });
-          res.end(body);
-        },
-        () => res.writeHead(500).end(),
-      );
-      return;
-    }
-    const match = ROUTE.exec(url);
-    if (!match) {
-      jsonError(res, ROUTER_ERRORS.notRouted);
-      return;
-    }
-    const prefix = match[1]!;
-    const up = Object.hasOwn(opts.upstreams, prefix) ? opts.upstreams[prefix] : undefined;
-    if (!up) {
-      jsonError(res, ROUTER_ERRORS.unknownPrefix(prefix));
-      return;
-    }
-
-    const headers = endToEnd(req.headers);
-    headers.host = `127.0.0.1:${up.port}`;
-    const upReq = request({
-      host: "127.0.0.1",
-      port: up.port,
-      method: req.method,
-      path: `/mcp${match[2] ?? ""}`,
-      headers,
-      agent,
-    });
-
-    upReq.on("response", (upRes) => {
-      res.writeHead(upRes.statusCode ?? 502, upRes.statusMessage, endToEnd(upRes.headers));
-      // A streamed answer (SSE: no length): headers go out now, so the client sees its stream open before
-      // the first event. A sized answer leaves with its body in one write: headers sent alone first cost
-      // a delayed-ACK round (about 40 ms) per request under concurrency (measured by bench:router).
-      if (upRes.headers["content-length"] === undefined) res.flushHeaders();
-      upRes.on("data", (chunk: Buffer) => {
-        // Backpressure: pause the mod while the client's socket is full.
-        if (!res.write(chunk)) {
-          upRes.pause();
-          res.once("drain", () => upRes.resume());
-        }
-      });
-      upRes.on("end", () => res.end());
-      // The mod dropped the stream mid-way: drop the client's too, rather than end it as if complete.
-      upRes.on("close", () => {
-        if (!upRes.complete) res.destroy();
-      });
-      upRes.on("error", () => res.destroy());
-    });
-
-    upReq.on("error", (err: NodeJS.ErrnoException) => {
-      if (!res.headersSent) {
-        // The operator's clue when the agent reports 502s: which mod, which port, why.
-        opts.log?.(`/${prefix}/mcp -> 127.0.0.1:${up.port} (${up.mod}): ${err.code ?? err.message}`);
-        jsonError(res, ROUTER_ERRORS.unreachable(prefix, up));
-      } else res.destroy();
-    });
-
-    // The client went away (closed its SSE stream, cancelled a call): abort the mod's request too.
-    res.on("close", () => {
-      if (!res.writableFinished) upReq.destroy();
-    });
-
-    req.on("error", () => upReq.destroy());
-    req.pipe(upReq);
+  const ctx: RouterContext = { upstreams: opts.upstreams, pool: new UpstreamPool(), log: opts.log };
+  const clients = new Set<ClientConn>();
+  // Half-open allowed: a client that sends FIN after its request (shutdown(SHUT_WR)) still gets its answer.
+  const server = createServer({ noDelay: true, allowHalfOpen: true }, (sock) => {
+    const conn = new ClientConn(sock, ctx);
+    clients.add(conn);
+    sock.once("close", () => clients.delete(conn));
   });
+  // Idle limits are kept by one sweep a second rather than a timer per socket re-armed on every read.
+  const sweeper = setInterval(() => {
+    const now = performance.now();
+    for (const c of clients) c.sweep(now);
+    ctx.pool.sweep(now);
+  }, SWEEP_MS);
+  sweeper.unref();
 
   const port = await listenLoopback(server, opts.port);
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     async close() {
-      server.closeAllConnections();
-      agent.destroy();
+      clearInterval(sweeper);
+      for (const c of clients) c.sock.destroy();
+      ctx.pool.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };

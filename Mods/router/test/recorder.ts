@@ -45,6 +45,23 @@ export async function startRecorder() {
       return;
     }
 
+    if (scenario === "big") {
+      // A large answer written as fast as the router takes it: the drain events show its backpressure.
+      let left = Number(url.searchParams.get("bytes"));
+      const chunk = Buffer.alloc(64 * 1024, 0x61);
+      res.writeHead(200, { "content-type": "application/octet-stream" });
+      const pump = () => {
+        while (left > 0) {
+          const part = left >= chunk.length ? chunk : chunk.subarray(0, left);
+          left -= part.length;
+          if (!res.write(part)) return void res.once("drain", pump);
+        }
+        res.end();
+      };
+      pump();
+      return;
+    }
+
     let firstChunk = true;
     req.on("data", (c: Buffer) => {
       record.bytes += c.length;
@@ -60,6 +77,8 @@ export async function startRecorder() {
       res.end(body);
     });
   });
+  let connections = 0;
+  server.on("connection", () => connections++);
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return {
     port: (server.address() as AddressInfo).port,
@@ -67,6 +86,8 @@ export async function startRecorder() {
     sseGate,
     uploadGate,
     sseClosed: sseClosedPromise,
+    /** TCP connections accepted so far (to see the router reuse them). */
+    connections: () => connections,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
