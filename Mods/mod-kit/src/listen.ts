@@ -1,5 +1,4 @@
-import type { Server } from "node:net";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Server } from "node:net";
 
 /** Listens on 127.0.0.1:port (0 picks a free one); resolves the bound port, or rejects naming a taken port (code EADDRINUSE). */
 export function listenLoopback(server: Server, port: number): Promise<number> {
