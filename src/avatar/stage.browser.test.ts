@@ -1,9 +1,11 @@
-import { mkdir } from "node:fs/promises";
+import { mkdir, readFile } from "node:fs/promises";
 import { resolve } from "node:path";
+import type * as V0 from "@pixiv/types-vrm-0.0";
 import type { ConsoleMessage } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sse, startScriptedBackend } from "../../tools/scripted-backend/server.ts";
-import { generateDefaultVrm } from "../../tools/vrm-gen/main.ts";
+import { readGlbJson } from "../../tools/vrm-gen/glb.ts";
+import { generateDefaultVrm, generateVrm0 } from "../../tools/vrm-gen/main.ts";
 import { DEFAULT_VOCABULARY } from "../app/vocabulary/vocabulary.ts";
 import { createChatEngine } from "../io/chat/stream/engine.ts";
 import { createGenerateExpressTool, GENERATE_EXPRESS } from "../io/chat/tools/express.ts";
@@ -17,6 +19,8 @@ import { LOAD_ERRORS } from "./stage.ts";
 
 const OUT = resolve(REPO, "test-output/avatar");
 const DEFAULT_VRM = resolve(OUT, "default.vrm");
+/** The default character written as VRM 0.x by the generator (tests only; the build ships the 1.0 file). */
+const DEFAULT_VRM0 = resolve(OUT, "default-vrm0.vrm");
 const FIXTURE = {
   mtoon: resolve(FIXTURES, "VRMC_materials_mtoon_UV_Animation_Test.vrm"),
   overrides: resolve(FIXTURES, "VRMC_vrm_expressions_isBinary_Overrides.vrm"),
@@ -45,10 +49,31 @@ const setSize = (w: number, hgt: number) =>
   h.page.evaluate(([a, b]) => window.harness.setSize(a, b), [w, hgt] as const);
 const setExpression = (name: string, w: number) =>
   h.page.evaluate(([n, v]) => window.harness.setExpression(n, v), [name, w] as const);
+const worldPosition = async (name: string) =>
+  (await h.page.evaluate((n) => window.harness.worldPosition(n), name))!;
+const snapshot = (key: string) => h.page.evaluate((k) => window.harness.snapshot(k), key);
+const compare = (a: string, b: string) =>
+  h.page.evaluate(([x, y]) => window.harness.compare(x, y, 24), [a, b] as const);
+const moveCharacter = (x: number, yaw: number) =>
+  h.page.evaluate(([a, b]) => window.harness.moveCharacter(a, b), [x, yaw] as const);
+/** The spring-bone chain tips of the default character (ahoge and twin tails). */
+const SPRING_TIPS = ["hair_ahoge_3", "hair_tailL_4", "hair_tailR_4"];
+/** Steps a frame per entry of `path` ([x, yaw] of the character, or null to leave it); tip positions in head space. */
+const springRun = (path: Array<[number, number] | null>) =>
+  h.page.evaluate(([p, t]) => window.harness.springRun(p, 1 / 60, t), [path, SPRING_TIPS] as const);
+const still = (frames: number) => Array<null>(frames).fill(null);
+type Vec = [number, number, number];
+const sub = (a: Vec, b: Vec): Vec => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const dot = (a: Vec, b: Vec) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const dist = (a: Vec, b: Vec) => Math.sqrt(dot(sub(a, b), sub(a, b)));
+/** Largest distance of any tip, over `frames`, from where it was in `rest`. */
+const maxDrift = (frames: Array<Record<string, Vec>>, rest: Record<string, Vec>, tip?: string) =>
+  Math.max(...frames.flatMap((f) => (tip ? [tip] : SPRING_TIPS).map((t) => dist(f[t]!, rest[t]!))));
 
 beforeAll(async () => {
   await mkdir(OUT, { recursive: true });
   await generateDefaultVrm(DEFAULT_VRM);
+  await generateVrm0(DEFAULT_VRM0);
   h = await startHarness([OUT]);
   h.page.on("console", (m) => consoleLog.push(m));
 }, 240_000);
@@ -335,6 +360,120 @@ describe("avatar stage in Chromium", () => {
     expect(run.maxHeadDeg).toBeLessThan(35);
     expect(run.maxSpineDeg).toBeLessThan(15);
     expect(run.motions.some((m) => m === "idle_stretch" || m === "idle_look_around")).toBe(true);
+  }, 240_000);
+
+  it("loads a VRM 0.x model turned to face the camera, its presets driven by the emotions, blink working, without a warning", async () => {
+    const v0 = (readGlbJson(await readFile(DEFAULT_VRM0)) as { extensions: { VRM: V0.VRM } }).extensions.VRM;
+    // Which morph each 0.x preset drives, read from the file: the emotion must reach it through three-vrm's
+    // 0.x preset names (happy is joy, sad is sorrow, relaxed is fun), custom groups by their own name.
+    const morphOf = (preset: string, name = preset) =>
+      v0.blendShapeMaster!.blendShapeGroups!.find((g) =>
+        g.presetName === "unknown" ? g.name === name : g.presetName === preset,
+      )!.binds![0]!.index!;
+    const EMOTION_PRESETS: Array<[emotion: string, preset: string]> = [
+      ["happy", "joy"],
+      ["sad", "sorrow"],
+      ["angry", "angry"],
+      ["relaxed", "fun"],
+      ["surprised", "surprised"],
+    ];
+    await create();
+    await setSize(120, 160);
+    await load(DEFAULT_VRM);
+    await step(1 / 60, 2);
+    await snapshot("v1");
+    const v1names = Object.keys((await inspect()).expressions).sort();
+    const poke = async (key: string) => {
+      await h.page.evaluate(() => window.harness.playCue({ motion_id: "poke_reaction" }));
+      await step(1 / 60, 9);
+      await snapshot(key);
+    };
+    await poke("v1-poke");
+
+    const before = consoleLog.length;
+    const r = await load(DEFAULT_VRM0);
+    // specVersion "0" is the stage's reading of three-vrm's vrm.meta.metaVersion.
+    expect(r).toEqual({ ok: true, result: { status: "loaded", name: "Yui", specVersion: "0" } });
+    const px = await step(1 / 60, 2);
+    expect(px.opaque).toBeGreaterThan(px.total * 0.02);
+    // It faces the camera (on +Z): the eyes sit in front of the head bone, and the picture is the 1.0 file's.
+    const camera = (await inspect()).camera.position;
+    const head = await worldPosition("head");
+    const eye = await worldPosition("leftEye");
+    expect(dist(eye, camera)).toBeLessThan(dist(head, camera) - 0.05);
+    await snapshot("v0");
+    const sameAsV1 = await compare("v1", "v0");
+    // Procedural motions are authored for 1.0 bones; on the 0.x model they must look the same.
+    await poke("v0-poke");
+    const pokeAsV1 = await compare("v1-poke", "v0-poke");
+    expect(sameAsV1).toBeLessThan(0.03);
+    expect(pokeAsV1).toBeLessThan(0.03);
+    expect(await compare("v1", "v1-poke")).toBeGreaterThan(0.2); // the motion does change the picture
+
+    // The same expressions as the 1.0 file, under the 1.0 names the expression player uses.
+    expect(Object.keys((await inspect()).expressions).sort()).toEqual(v1names);
+    // The face's primitives (the only meshes with morph targets) all carry the same influences.
+    const face = async () => Object.values((await inspect()).morphs)[0]!;
+    for (const [emotion, preset] of EMOTION_PRESETS) {
+      expect(await h.page.evaluate((e) => window.harness.playCue({ emotion_id: e }), emotion)).toEqual({
+        emotion: "played",
+        motion: "none",
+      });
+      await step(0.1, 6);
+      expect((await inspect()).expressions[emotion], emotion).toBe(1);
+      expect((await face())[morphOf(preset, emotion)], `${emotion} through ${preset}`).toBeCloseTo(1, 5);
+    }
+    await h.page.evaluate(() => window.harness.playCue({ emotion_id: "neutral" }));
+    await step(0.1, 6);
+    const open = await step(0);
+    await setExpression("blink", 1);
+    const shut = await step(0);
+    expect((await face())[morphOf("blink")]).toBeCloseTo(1, 5);
+    expect(shut.hash).not.toBe(open.hash);
+    await setExpression("blink", 0);
+    expect((await step(0)).hash).toBe(open.hash);
+    const noise = consoleLog.slice(before).filter((m) => m.type() === "warning" || m.type() === "error");
+    expect(noise.map((m) => m.text())).toEqual([]);
+    // Control: the same model left facing away (as without VRMUtils.rotateVRM0) is a different picture.
+    await moveCharacter(0, Math.PI);
+    await snapshot("v0-away");
+    const awayFromV1 = await compare("v1", "v0-away");
+    await moveCharacter(0, 0);
+    expect(awayFromV1).toBeGreaterThan(0.15);
+  }, 240_000);
+
+  it("swings the spring-bone hair when the character moves, lagging behind and settling back, and holds it still otherwise", async () => {
+    const settled: number[] = [];
+    for (const model of [DEFAULT_VRM, DEFAULT_VRM0]) {
+      await create();
+      await setSize(48, 64); // the hair is measured in the scene, not in pixels
+      await load(model);
+      // Right after a load the hair only sags under gravity from its rest shape (a 0.x model's springs
+      // must not start from where they were before the model was turned to face the camera).
+      const { frames: first } = await springRun(still(180));
+      settled.push(maxDrift(first.slice(0, 30), first[0]!));
+      // Left alone, the settled hair does not move at all.
+      const { frames: quiet } = await springRun(still(60));
+      const rest = quiet[0]!;
+      expect(maxDrift(quiet, rest), model).toBeLessThan(1e-4);
+      // A quick sideways shake of the whole character: 25 cm out in 6 frames and back in 6 (1.5 m/s).
+      const shake: Array<[number, number] | null> = [
+        ...Array.from({ length: 6 }, (_, i): [number, number] => [(0.25 * (i + 1)) / 6, 0]),
+        ...Array.from({ length: 6 }, (_, i): [number, number] => [(0.25 * (5 - i)) / 6, 0]),
+        ...still(240),
+      ];
+      const { frames, sideways } = await springRun(shake);
+      for (const tip of SPRING_TIPS) {
+        // Displacement from rest along the direction of the first sweep, in the head's space.
+        const along = frames.map((f) => dot(sub(f[tip]!, rest[tip]!), sideways));
+        // Lags: left behind while the head sweeps out; swings: carried past rest to the other side.
+        expect(Math.min(...along.slice(0, 6)), `${model} ${tip} lags`).toBeLessThan(-0.02);
+        expect(Math.max(...along), `${model} ${tip} swings`).toBeGreaterThan(0.02);
+        // Settles back to its rest shape once the character stands still (4 s later).
+        expect(maxDrift(frames.slice(-30), rest, tip), `${model} ${tip} settles`).toBeLessThan(1e-3);
+      }
+    }
+    expect(Math.abs(settled[1]! - settled[0]!)).toBeLessThan(0.02);
   }, 240_000);
 
   it("turns the eyes and head toward the pointer", async () => {

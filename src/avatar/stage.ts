@@ -145,8 +145,15 @@ const INSPECTED_BONES: VRMHumanBoneName[] = [
   "leftLowerArm",
   "rightLowerArm",
 ];
-const quat = ([x, y, z]: Deg3) =>
-  new THREE.Quaternion().setFromEuler(new THREE.Euler(x * D2R, y * D2R, z * D2R));
+/**
+ * A rotation of a normalized humanoid bone of `vrm`, given as Euler degrees for a model facing +Z (VRM 1.0).
+ * VRM 0.x normalized bones face -Z, so the rotation is mirrored there: x and z negated, as
+ * three-vrm-animation does for VRMA clips (without it a 0.x model raises its arms in the resting pose).
+ */
+const quat = (vrm: VRM, [x, y, z]: Deg3) => {
+  const q = new THREE.Quaternion().setFromEuler(new THREE.Euler(x * D2R, y * D2R, z * D2R));
+  return vrm.meta.metaVersion === "0" ? q.set(-q.x, q.y, -q.z, q.w) : q;
+};
 
 /** Turns a data clip into a three.js clip on `vrm`'s normalized bones, holding the base pose for bones it leaves alone. */
 function buildClip(name: string, data: ProceduralClip, vrm: VRM): THREE.AnimationClip {
@@ -162,7 +169,7 @@ function buildClip(name: string, data: ProceduralClip, vrm: VRM): THREE.Animatio
       new THREE.QuaternionKeyframeTrack(
         `${node.name}.quaternion`,
         keys.map(([t]) => t),
-        keys.flatMap(([, r]) => quat(r).toArray()),
+        keys.flatMap(([, r]) => quat(vrm, r).toArray()),
       ),
     );
   }
@@ -170,11 +177,13 @@ function buildClip(name: string, data: ProceduralClip, vrm: VRM): THREE.Animatio
   if (hips) {
     const rest = hips.position.clone();
     const keys = keysWithRest(data.hipsOffset, [0, 0, 0] as Deg3, data.duration);
+    // Offsets are authored for a model facing +Z; a VRM 0.x model faces -Z in its own space.
+    const facing = vrm.meta.metaVersion === "0" ? -1 : 1;
     tracks.push(
       new THREE.VectorKeyframeTrack(
         `${hips.name}.position`,
         keys.map(([t]) => t),
-        keys.flatMap(([, [x, y, z]]) => [rest.x + x, rest.y + y, rest.z + z]),
+        keys.flatMap(([, [x, y, z]]) => [rest.x + facing * x, rest.y + y, rest.z + facing * z]),
       ),
     );
   }
@@ -187,7 +196,9 @@ function completeWithBase(clip: THREE.AnimationClip, vrm: VRM): THREE.AnimationC
   for (const [bone, rot] of Object.entries(BASE_POSE) as Array<[VRMHumanBoneName, Deg3]>) {
     const node = vrm.humanoid.getNormalizedBoneNode(bone);
     if (!node || animated.has(`${node.name}.quaternion`)) continue;
-    clip.tracks.push(new THREE.QuaternionKeyframeTrack(`${node.name}.quaternion`, [0], quat(rot).toArray()));
+    clip.tracks.push(
+      new THREE.QuaternionKeyframeTrack(`${node.name}.quaternion`, [0], quat(vrm, rot).toArray()),
+    );
   }
   return clip;
 }
@@ -365,7 +376,7 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
       const node = h.getNormalizedBoneNode(bone);
       if (!node) return;
       if (!animated.has(node)) animated.set(node, node.quaternion.clone());
-      node.quaternion.multiply(quat([x, y, z]));
+      node.quaternion.multiply(quat(m.vrm, [x, y, z]));
     };
     if (opts.idle) {
       const breath = Math.sin(t * 2 * Math.PI * 0.23);
@@ -512,7 +523,13 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
         throw new Error(LOAD_ERRORS.notVrm);
       }
       const specVersion = vrm.meta.metaVersion === "0" ? "0" : "1";
-      if (specVersion === "0") VRMUtils.rotateVRM0(vrm);
+      if (specVersion === "0") {
+        VRMUtils.rotateVRM0(vrm);
+        // The spring bones took their rest state (world-space tails) before the half turn: taken again
+        // here, or the hair of every 0.x model whips through the head on its first frames.
+        vrm.scene.updateMatrixWorld(true);
+        vrm.springBoneManager?.reset();
+      }
       vrm.scene.traverse((o: THREE.Object3D) => {
         o.frustumCulled = false;
       });
@@ -524,7 +541,8 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
       );
       const next: LoadedModel = {
         vrm,
-        name: vrm.meta.name || "model",
+        // VRM 1.0 names the model in meta.name, VRM 0.x in meta.title.
+        name: vrm.meta.name || vrm.meta.title || "model",
         mixer,
         idle: mixer.clipAction(buildClip("idle", { duration: 1, bones: {} }, vrm)),
         expressions,

@@ -25,6 +25,7 @@ export interface StageVRM {
     setValue(name: string, weight: number): void;
   };
   lookAt?: { target?: THREE.Object3D | null };
+  springBoneManager?: { reset(): void };
   update(delta: number): void;
 }
 

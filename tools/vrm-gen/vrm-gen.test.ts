@@ -5,6 +5,7 @@ import validator from "gltf-validator";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_EXPRESSIONS, EMOTION_IDS } from "../../src/avatar/default-expressions.ts";
 import { buildCharacter } from "./character.ts";
+import { readGlbJson } from "./glb.ts";
 import { writeVrm } from "./write-vrm.ts";
 
 // Structural validation of the generated default character against glTF 2.0 (Khronos validator)
@@ -91,19 +92,9 @@ const REQUIRED_PRESETS = [
 let bytes: Uint8Array;
 let json: GltfJson;
 
-function parseGlb(data: Uint8Array): GltfJson {
-  const view = new DataView(data.buffer, data.byteOffset, data.byteLength);
-  expect(view.getUint32(0, true)).toBe(0x46546c67); // "glTF"
-  expect(view.getUint32(4, true)).toBe(2);
-  expect(view.getUint32(8, true)).toBe(data.byteLength);
-  const jsonLength = view.getUint32(12, true);
-  expect(view.getUint32(16, true)).toBe(0x4e4f534a); // "JSON"
-  return JSON.parse(new TextDecoder().decode(data.subarray(20, 20 + jsonLength))) as GltfJson;
-}
-
 beforeAll(async () => {
   bytes = await writeVrm(buildCharacter());
-  json = parseGlb(bytes);
+  json = readGlbJson(bytes) as GltfJson;
 });
 
 describe("the generated default character", () => {

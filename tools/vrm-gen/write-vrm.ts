@@ -14,6 +14,7 @@ import type * as Vrm from "@pixiv/types-vrmc-vrm-1.0";
 import * as THREE from "three";
 import {
   BONES,
+  type BoneDef,
   type CharacterModel,
   COLLIDERS,
   CUSTOM_EXPRESSIONS,
@@ -49,7 +50,7 @@ export const META: Vrm.Meta = {
 type JsonWriter = (context: WriterContext) => void;
 
 /** A glTF extension whose JSON is produced by a callback once every index is known. */
-function jsonExtension(name: string, write: JsonWriter) {
+export function jsonExtension(name: string, write: JsonWriter) {
   return class extends Extension {
     static override readonly EXTENSION_NAME = name;
     public override readonly extensionName = name;
@@ -63,10 +64,19 @@ function jsonExtension(name: string, write: JsonWriter) {
   };
 }
 
-const linear = (hex: string): [number, number, number] => {
+export const linear = (hex: string): [number, number, number] => {
   const c = new THREE.Color(hex); // three converts sRGB hex to linear working space
   return [c.r, c.g, c.b];
 };
+
+/** Shading and rim parameters every material shares (the 0.x writer converts the same numbers). */
+export const MTOON_SHARED = {
+  shadingShift: -0.05,
+  shadingToony: 0.92,
+  giEqualization: 0.9,
+  rimFresnelPower: 4,
+  rimLift: 0.05,
+} as const;
 
 function mtoon(look: Look): Mtoon.VRMCMaterialsMToon {
   const outline = look.outline > 0;
@@ -75,15 +85,15 @@ function mtoon(look: Look): Mtoon.VRMCMaterialsMToon {
     transparentWithZWrite: false,
     renderQueueOffsetNumber: 0,
     shadeColorFactor: linear(look.shade),
-    shadingShiftFactor: -0.05,
-    shadingToonyFactor: 0.92,
-    giEqualizationFactor: 0.9,
+    shadingShiftFactor: MTOON_SHARED.shadingShift,
+    shadingToonyFactor: MTOON_SHARED.shadingToony,
+    giEqualizationFactor: MTOON_SHARED.giEqualization,
     matcapFactor: [0, 0, 0],
     parametricRimColorFactor: look.rim
       ? (linear("#ffffff").map((v) => v * (look.rim ?? 0)) as [number, number, number])
       : [0, 0, 0],
-    parametricRimFresnelPowerFactor: 4,
-    parametricRimLiftFactor: 0.05,
+    parametricRimFresnelPowerFactor: MTOON_SHARED.rimFresnelPower,
+    parametricRimLiftFactor: MTOON_SHARED.rimLift,
     rimLightingMixFactor: 1,
     outlineWidthMode: outline ? "worldCoordinates" : "none",
     outlineWidthFactor: look.outline,
@@ -122,28 +132,61 @@ function skinArrays(influences: Influence[], jointIndex: Map<string, number>) {
   return { joints, weights };
 }
 
-/** Builds the VRM 1.0 GLB of a generated character. */
-export async function writeVrm(model: CharacterModel): Promise<Uint8Array> {
+/**
+ * Which way the character faces in the file. VRM 1.0 looks down +Z; VRM 0.x files (UniVRM's Z-reversed
+ * Unity space) look down -Z, so the 0.x variant is the same character turned half a turn about Y.
+ */
+export type Facing = 1 | -1;
+
+/** The character as a glTF-Transform document, before any VRM extension is attached. */
+export interface CharacterDocument {
+  doc: GltfDocument;
+  /** Skeleton nodes by bone name. */
+  nodes: Map<string, Node>;
+  bodyNode: Node;
+  faceNode: Node;
+  bodyMesh: Mesh;
+  faceMesh: Mesh;
+  /** The glTF material of each palette key in use. */
+  materials: Map<MaterialKey, Material>;
+}
+
+/** Builds the skinned, morphing character as a glTF document facing `facing` along Z. */
+export function buildDocument(model: CharacterModel, facing: Facing = 1): CharacterDocument {
+  // A half turn about Y negates x and z; it is a rotation, so triangle winding stays front-facing.
+  const turn = (a: ArrayLike<number>) => {
+    const out = new Float32Array(a.length);
+    for (let i = 0; i < a.length; i += 3) {
+      out[i] = facing * a[i]!;
+      out[i + 1] = a[i + 1]!;
+      out[i + 2] = facing * a[i + 2]!;
+    }
+    return out;
+  };
+  const posOf = (b: BoneDef): [number, number, number] => [facing * b.pos[0], b.pos[1], facing * b.pos[2]];
+
   const doc = new Document();
   doc.createBuffer();
   const scene = doc.createScene("Scene");
   const root = doc.createNode("Root");
   scene.addChild(root);
 
-  // Skeleton: nodes carry only translations (VRM 1.0 rest pose), relative to their parent.
+  // Skeleton: nodes carry only translations (the VRM rest pose), relative to their parent.
   const nodes = new Map<string, Node>();
   for (const bone of BONES) {
     const node = doc.createNode(bone.name);
     const parent = bone.parent ? BONES.find((b) => b.name === bone.parent)! : null;
-    const [px, py, pz] = parent?.pos ?? [0, 0, 0];
-    node.setTranslation([bone.pos[0] - px, bone.pos[1] - py, bone.pos[2] - pz]);
+    const [px, py, pz] = parent ? posOf(parent) : [0, 0, 0];
+    const [x, y, z] = posOf(bone);
+    node.setTranslation([x - px, y - py, z - pz]);
     (bone.parent ? nodes.get(bone.parent)! : root).addChild(node);
     nodes.set(bone.name, node);
   }
   const jointIndex = new Map(BONES.map((b, i) => [b.name, i]));
   const ibm = new Float32Array(BONES.length * 16);
   BONES.forEach((b, i) => {
-    ibm.set(new THREE.Matrix4().makeTranslation(-b.pos[0], -b.pos[1], -b.pos[2]).toArray(), i * 16);
+    const [x, y, z] = posOf(b);
+    ibm.set(new THREE.Matrix4().makeTranslation(-x, -y, -z).toArray(), i * 16);
   });
   const skin = doc
     .createSkin("Skin")
@@ -172,15 +215,15 @@ export async function writeVrm(model: CharacterModel): Promise<Uint8Array> {
     const { joints, weights } = skinArrays(mesh.influences, jointIndex);
     const prim = doc
       .createPrimitive()
-      .setAttribute("POSITION", vec(doc, "VEC3", new Float32Array(mesh.positions)))
-      .setAttribute("NORMAL", vec(doc, "VEC3", new Float32Array(mesh.normals)))
+      .setAttribute("POSITION", vec(doc, "VEC3", turn(mesh.positions)))
+      .setAttribute("NORMAL", vec(doc, "VEC3", turn(mesh.normals)))
       .setAttribute("JOINTS_0", vec(doc, "VEC4", joints))
       .setAttribute("WEIGHTS_0", vec(doc, "VEC4", weights))
       .setIndices(vec(doc, "SCALAR", new Uint32Array(mesh.indices)))
       .setMaterial(materialOf(material));
     for (const [i, delta] of (mesh.targets ?? []).entries()) {
       const target = doc.createPrimitiveTarget(FACE_MORPHS[i]);
-      target.setAttribute("POSITION", vec(doc, "VEC3", new Float32Array(delta)));
+      target.setAttribute("POSITION", vec(doc, "VEC3", turn(delta)));
       prim.addTarget(target);
     }
     return prim;
@@ -192,16 +235,41 @@ export async function writeVrm(model: CharacterModel): Promise<Uint8Array> {
     // Skinned meshes sit at the scene root: parent transforms would not apply to them anyway.
     const node = doc.createNode(name).setMesh(mesh).setSkin(skin);
     scene.addChild(node);
-    return node;
+    return { node, mesh };
   };
-  const bodyNode = addMesh("Body", (mesh) => {
+  const body = addMesh("Body", (mesh) => {
     for (const part of model.body) mesh.addPrimitive(primitive(part.mesh, part.material));
   });
-  const faceNode = addMesh("Face", (mesh) => {
+  const face = addMesh("Face", (mesh) => {
     for (const part of model.face) mesh.addPrimitive(primitive(part, part.material));
     mesh.setWeights(FACE_MORPHS.map(() => 0));
     mesh.setExtras({ targetNames: [...FACE_MORPHS] });
   });
+  doc.getRoot().setDefaultScene(scene);
+  doc.getRoot().getAsset().generator = "YUI tools/vrm-gen";
+  return {
+    doc,
+    nodes,
+    bodyNode: body.node,
+    faceNode: face.node,
+    bodyMesh: body.mesh,
+    faceMesh: face.mesh,
+    materials,
+  };
+}
+
+/** Registers `exts` (created on `doc`, which marks them used) and writes the GLB. */
+export function writeGlb(
+  doc: GltfDocument,
+  exts: Array<ReturnType<typeof jsonExtension>>,
+): Promise<Uint8Array> {
+  for (const E of exts) doc.createExtension(E);
+  return new NodeIO().registerExtensions(exts).writeBinary(doc);
+}
+
+/** Builds the VRM 1.0 GLB of a generated character. */
+export async function writeVrm(model: CharacterModel): Promise<Uint8Array> {
+  const { doc, nodes, bodyNode, faceNode, materials } = buildDocument(model, 1);
 
   const expression = (context: WriterContext, def: ExpressionDef): Omit<Vrm.Expression, "preset"> => ({
     morphTargetBinds: def.morphs.map(([morph, weight]) => ({
@@ -286,9 +354,5 @@ export async function writeVrm(model: CharacterModel): Promise<Uint8Array> {
   });
 
   // Creating the extensions marks them used; registering them lets the writer call them.
-  const exts = [VrmExt, SpringExt, MtoonExt];
-  for (const E of exts) doc.createExtension(E);
-  doc.getRoot().setDefaultScene(scene);
-  doc.getRoot().getAsset().generator = "YUI tools/vrm-gen";
-  return new NodeIO().registerExtensions(exts).writeBinary(doc);
+  return writeGlb(doc, [VrmExt, SpringExt, MtoonExt]);
 }

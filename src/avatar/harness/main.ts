@@ -15,19 +15,38 @@ export interface ReplyFrame {
 
 const canvas = document.getElementById("stage") as HTMLCanvasElement;
 let stage: Stage | null = null;
+// The scene the stage last rendered, caught at the renderer (test-only: the stage keeps its scene private).
+let rendered: THREE.Scene | null = null;
+/** Where each character root rested before moveCharacter() first moved it. */
+const restOf = new WeakMap<THREE.Object3D, { x: number; yaw: number }>();
 
 const need = (): Stage => {
   if (!stage) throw new Error("harness: call create() first");
   return stage;
 };
 
-/** FNV-1a over the canvas pixels plus how many are not transparent; read right after a render. */
-function pixels(): { hash: number; opaque: number; total: number; box: [number, number, number, number] } {
+/** The root object of the shown character: the child of the rendered scene that holds the skeleton. */
+function characterRoot(): THREE.Object3D {
+  let node = rendered?.getObjectByName("hips") ?? null;
+  while (node?.parent && node.parent !== rendered) node = node.parent;
+  if (!node || !rendered) throw new Error("harness: no character on stage (load and step first)");
+  return node;
+}
+
+/** The drawing buffer's RGBA pixels (bottom row first); read right after a render. */
+function readCanvas(): { buf: Uint8Array; w: number; h: number } {
   const gl = need().renderer.getContext();
   const w = gl.drawingBufferWidth;
   const h = gl.drawingBufferHeight;
   const buf = new Uint8Array(w * h * 4);
   gl.readPixels(0, 0, w, h, gl.RGBA, gl.UNSIGNED_BYTE, buf);
+  return { buf, w, h };
+}
+const snapshots = new Map<string, Uint8Array>();
+
+/** FNV-1a over the canvas pixels plus how many are not transparent; read right after a render. */
+function pixels(): { hash: number; opaque: number; total: number; box: [number, number, number, number] } {
+  const { buf, w, h } = readCanvas();
   let hash = 0x811c9dc5;
   let opaque = 0;
   // Bounding box of drawn pixels, top-left origin: [minX, minY, maxX, maxY].
@@ -51,6 +70,12 @@ const harness = {
   create(options: StageOptions = {}) {
     stage?.dispose();
     stage = createStage(canvas, options);
+    const renderer = stage.renderer;
+    const render = renderer.render.bind(renderer);
+    renderer.render = (scene, camera) => {
+      rendered = scene as THREE.Scene;
+      render(scene, camera);
+    };
     return true;
   },
   async load(
@@ -105,6 +130,32 @@ const harness = {
     for (let i = 0; i < frames; i++) need().step(dt);
     return pixels();
   },
+  /** Renders a frame without advancing time and keeps its pixels under `key`, for compare(). */
+  snapshot(key: string) {
+    // Read in the same task as the render: the browser clears the drawing buffer once it is composited.
+    need().step(0);
+    snapshots.set(key, readCanvas().buf);
+  },
+  /** Share of the pixels drawn in either snapshot whose RGBA differs by more than `tolerance` (0-255) in a channel. */
+  compare(a: string, b: string, tolerance: number): number {
+    const x = snapshots.get(a);
+    const y = snapshots.get(b);
+    if (!x || !y || x.length !== y.length)
+      throw new Error(`harness: snapshots ${a} and ${b} do not match in size`);
+    let drawn = 0;
+    let differ = 0;
+    for (let i = 0; i < x.length; i += 4) {
+      if (x[i + 3] === 0 && y[i + 3] === 0) continue;
+      drawn++;
+      for (let k = 0; k < 4; k++) {
+        if (Math.abs(x[i + k]! - y[i + k]!) > tolerance) {
+          differ++;
+          break;
+        }
+      }
+    }
+    return drawn ? differ / drawn : 0;
+  },
   setExpression(name: string, weight: number) {
     need().setExpression(name, weight);
   },
@@ -142,6 +193,70 @@ const harness = {
       });
     }
     return out;
+  },
+  /** World position of a node of the shown character, by glTF node name (first rendered frame onwards). */
+  worldPosition(name: string): [number, number, number] | null {
+    const node = rendered?.getObjectByName(name);
+    return node ? (node.getWorldPosition(new THREE.Vector3()).toArray() as [number, number, number]) : null;
+  },
+  /** Moves the whole character (its scene root): `x` metres along world X and `yaw` radians about Y from where it rested. */
+  moveCharacter(x: number, yaw: number) {
+    const root = characterRoot();
+    let rest = restOf.get(root);
+    if (!rest) {
+      rest = { x: root.position.x, yaw: root.rotation.y };
+      restOf.set(root, rest);
+    }
+    root.position.x = rest.x + x;
+    root.rotation.y = rest.yaw + yaw;
+  },
+  /**
+   * Steps `path.length` frames of `dt`, placing the character at each [x, yaw] of `path` (null: leave it),
+   * and returns, per frame, each named node's position in the head bone's space (metres).
+   */
+  springRun(
+    path: Array<[number, number] | null>,
+    dt: number,
+    tips: string[],
+  ): { frames: Array<Record<string, [number, number, number]>>; sideways: [number, number, number] } {
+    const s = need();
+    const find = (name: string) => {
+      const node = rendered?.getObjectByName(name);
+      if (!node) throw new Error(`harness: no node ${name} in the rendered scene`);
+      return node;
+    };
+    const frames: Array<Record<string, [number, number, number]>> = [];
+    let head: THREE.Object3D | null = null;
+    let nodes: Array<readonly [string, THREE.Object3D]> = [];
+    for (const at of path) {
+      if (at) harness.moveCharacter(at[0], at[1]);
+      s.step(dt);
+      // Looked up after a frame: the scene is known once the stage has rendered it.
+      if (!head) {
+        head = find("head");
+        nodes = tips.map((t) => [t, find(t)] as const);
+      }
+      head.updateWorldMatrix(true, false);
+      const toHead = head.matrixWorld.clone().invert();
+      frames.push(
+        Object.fromEntries(
+          nodes.map(([name, node]) => [
+            name,
+            node.getWorldPosition(new THREE.Vector3()).applyMatrix4(toHead).toArray() as [
+              number,
+              number,
+              number,
+            ],
+          ]),
+        ),
+      );
+    }
+    if (!head) throw new Error("harness: springRun needs at least one frame");
+    // World +X (the direction moveCharacter moves in) seen from the head, to tell lag from lead.
+    const sideways = new THREE.Vector3(1, 0, 0)
+      .transformDirection(head.matrixWorld.clone().invert())
+      .toArray() as [number, number, number];
+    return { frames, sideways };
   },
   /** Pretends the window was hidden or shown (the browser fires visibilitychange the same way). */
   setHidden(hidden: boolean) {
