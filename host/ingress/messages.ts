@@ -12,8 +12,8 @@ export const INGRESS_ERRORS = {
   method: "method not allowed",
 } as const;
 
-/** The host event a handed-on signal becomes on the bridge. */
-export const SIGNAL_EVENT = "yui://signal";
+/** The host event a handed-on signal becomes on the bridge (the windows' side defines it). */
+export { SIGNAL_EVENT } from "../../src/app/turn/signal-turn.ts";
 
 /** The default ingress port (the avatar mod's AVATAR_INGRESS_URL and factorio's signals_url point here). */
 export const DEFAULT_INGRESS_PORT = 8770;

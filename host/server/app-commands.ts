@@ -32,6 +32,7 @@ const SetArg = z.object({ key: z.string().min(1), value: z.unknown() });
 const KeyArg = z.object({ key: z.string().min(1) });
 const ApiKeyArg = z.object({ presetId: PresetIdSchema, key: z.string().max(4096) });
 const ClaimArg = z.object({ presetId: PresetIdSchema, turnId: z.string().min(1).max(200) });
+const SignalClaimArg = z.object({ id: z.string().min(1).max(200) });
 const SliderArg = z.object({
   presetId: PresetIdSchema,
   target: z.string().min(1),
@@ -141,17 +142,20 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
     return r.value;
   });
 
-  // An addressed turn runs in one window only, even when several tabs show the named character: the first
-  // window to claim the event's turn for its preset runs it.
+  // An addressed turn (or a signal's turn) runs in one window only, even when several tabs show the
+  // character: the first window to claim it runs it.
   const claimed = new Set<string>();
-  table.register("addressed_claim", async (args) => {
-    const { presetId, turnId } = parse(ClaimArg, args);
-    const key = `${presetId}\u0000${turnId}`;
+  const claimOnce = (key: string): boolean => {
     if (claimed.has(key)) return false;
     claimed.add(key);
     if (claimed.size > 1024) claimed.delete(claimed.values().next().value!);
     return true;
+  };
+  table.register("addressed_claim", async (args) => {
+    const { presetId, turnId } = parse(ClaimArg, args);
+    return claimOnce(`${presetId}\u0000${turnId}`);
   });
+  table.register("signal_claim", async (args) => claimOnce(`signal\u0000${parse(SignalClaimArg, args).id}`));
 
   table.register("relation_set_by_user", async (args) => {
     const { presetId, target, value } = parse(SliderArg, args);

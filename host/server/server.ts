@@ -4,6 +4,7 @@
  * a non-loopback Host (421) and a non-loopback Origin (403).
  */
 
+import { randomUUID } from "node:crypto";
 import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -154,7 +155,8 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   // The loopback ingress for mods (docs/signals-ingress.md), bound only while agent-notify is on. Signals reach
   // the windows as a bridge event; the avatar routes answer `unsupported` until a window's executor is reachable.
   const ingress = followAgentNotify(store, {
-    onSignal: (signal) => bridge.broadcast(SIGNAL_EVENT, signal),
+    // The id lets exactly one window claim the signal's turn (`signal_claim`), however many are open.
+    onSignal: (signal) => bridge.broadcast(SIGNAL_EVENT, { id: randomUUID(), ...signal }),
     executor: () => null,
   });
   return {

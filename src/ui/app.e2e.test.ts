@@ -77,6 +77,15 @@ async function send(page: Page, presetId: string, text: string): Promise<void> {
   await panel.getByTestId("input").press("Enter");
 }
 
+/** A port nothing listens on right now (bound once by the OS, then released). */
+async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
+  const { port } = s.address() as AddressInfo;
+  await new Promise<void>((r) => s.close(() => r()));
+  return port;
+}
+
 const lastAssistant = (page: Page, presetId: string) =>
   page.getByTestId(`panel-${presetId}`).locator(".msg.assistant").last();
 
@@ -423,6 +432,55 @@ describe("the browser build", { timeout: 90_000 }, () => {
     await push.close();
     host.store.delete("yui.yui.api_key");
     pointAt("yui", "YUI", backend.url);
+  });
+
+  it("a mod's signal wakes main's character once, however many main windows are open", async () => {
+    pointAt("yui", "YUI", backend.url);
+    const port = await freePort();
+    host.store.set("yui.agent_notify", { enabled: true, port }, "test");
+    const [a, b] = [await open("main"), await open("main")];
+    const start = backend.requests.length;
+    backend.enqueue({ body: chatStream({ text: ["On my way!"] }) });
+    const doorbell = {
+      delivery: "urgent",
+      source: "factorio",
+      event_type: "game.wake",
+      pending_from_seq: 812,
+      pending_to_seq: 815,
+      reset: false,
+      note: "yui, come here",
+    };
+    // The ingress binds when the switch turns on: the post is retried until it listens.
+    await expect
+      .poll(() =>
+        fetch(`http://127.0.0.1:${port}/signals`, {
+          method: "POST",
+          headers: { "content-type": "application/json" },
+          body: JSON.stringify(doorbell),
+        }).then(
+          (r) => r.status,
+          () => 0,
+        ),
+      )
+      .toBe(202);
+    // Both windows end up showing the reply (the history is shared through the store); one ran the turn.
+    const shows = (p: Page) =>
+      p.getByTestId("panel-yui").locator(".msg.assistant", { hasText: "On my way!" });
+    await expect.poll(async () => (await shows(a).count()) + (await shows(b).count())).toBe(2);
+    expect(await a.getByTestId("panel-yui").locator(".msg.incoming").last().textContent()).toContain(
+      "factorio · yui, come here",
+    );
+    expect(backend.requests.length).toBe(start + 1);
+    const req = body(backend.requests[start]!);
+    const sys = req.messages
+      .filter((m) => m.role === "system")
+      .map((m) => String(m.content))
+      .join("\n");
+    expect(sys).toContain("signal: factorio game.wake (urgent)");
+    const sent = JSON.parse(String(req.messages.at(-1)!.content));
+    expect(sent).toMatchObject({ source: "factorio", note: "yui, come here", body: doorbell });
+    await a.screenshot({ path: join(SHOTS, "main-signal.png") });
+    host.store.set("yui.agent_notify", { enabled: false }, "test");
   });
 
   it("the phone window declares generate_express alone", async () => {

@@ -40,7 +40,13 @@ export function mountMain(root: HTMLElement, ctx: ViewContext): void {
       let p = panels.get(id);
       if (!p) {
         p = {
-          ...createPanel({ ...ctx, presetId: id, kind: "browser", stage: stageOn && i === 0 }),
+          ...createPanel({
+            ...ctx,
+            presetId: id,
+            kind: "browser",
+            stage: stageOn && i === 0,
+            signals: i === 0,
+          }),
           name: names.get(id)!,
         };
         panels.set(id, p);

@@ -6,8 +6,14 @@
  */
 import { getPreset, openPresets } from "../app/presets/presets.ts";
 import { bandToward, relationLineFor } from "../app/relations/access.ts";
-import { Addressing, addressedChainMax, CHARACTER_ADDRESSED_EVENT } from "../app/turn/addressing.ts";
+import {
+  Addressing,
+  addressedChainMax,
+  CHARACTER_ADDRESSED_EVENT,
+  isSilent,
+} from "../app/turn/addressing.ts";
 import { createCharacterTurns } from "../app/turn/character-turns.ts";
+import { SIGNAL_EVENT, SignalEventSchema, signalLabel } from "../app/turn/signal-turn.ts";
 import { buildTurnRegistry, createWireDispatcher } from "../app/turn/wire-dispatcher.ts";
 import { DEFAULT_VOCABULARY, type Vocabulary } from "../app/vocabulary/vocabulary.ts";
 import { createBrowserRelay } from "../io/browser/browser-relay.ts";
@@ -43,6 +49,8 @@ export interface PanelOptions {
   kind: "browser" | "phone";
   /** Mount the avatar stage (main's character). */
   stage: boolean;
+  /** Run the turns of mods' signals (main's character: one panel per window). */
+  signals?: boolean;
 }
 
 /** A mounted panel. */
@@ -267,7 +275,7 @@ export function createPanel(opts: PanelOptions): Panel {
       } else if (end.outcome === "stopped") {
         reply.classList.add("stopped");
         if (!shown) text.textContent = "(stopped)";
-      } else if (end.outcome === "silent" && !shown) {
+      } else if ((end.outcome === "silent" && !shown) || isSilent(end.text)) {
         reply.classList.add("silent");
         text.textContent = "(no reply)";
       }
@@ -315,34 +323,60 @@ export function createPanel(opts: PanelOptions): Panel {
       .catch(shown);
   }
 
-  const offAddressed = bridge.on(CHARACTER_ADDRESSED_EVENT, (payload) => {
-    const p = payload as { to?: { id?: string }; from?: { name?: string }; text?: string; turnId?: string };
-    if (p?.to?.id !== presetId) return;
-    // Claimed at once, so the first window to hear the event runs the turn even while it is busy.
-    const claim = bridge
-      .invoke<boolean>("addressed_claim", { presetId, turnId: p.turnId ?? "" })
-      .catch(() => false);
+  /**
+   * A turn that did not start from the user (another character addressed this one, a mod sent a signal):
+   * claimed at once, so the first window to hear the event runs it even while it is busy, then queued.
+   */
+  function incomingTurn(
+    claim: Promise<boolean>,
+    incoming: { text: string; from: string },
+    run: (signal: AbortSignal) => Promise<TurnEnd | null>,
+  ): void {
     queue = queue
       .then(async () => {
         if (!(await claim)) return;
-        const from = p.from?.name ?? "someone";
-        const incoming = bubble("incoming", p.text ?? "", from);
+        const shownIncoming = bubble("incoming", incoming.text, incoming.from);
         const end = await playTurn((signal, onEvent) => {
           onTurnEvent = onEvent;
-          return turns.addressedTurn(payload, signal);
+          return run(signal);
         });
         // A stale or capped event runs no turn: nothing to keep.
         if (!end) {
-          incoming.remove();
+          shownIncoming.remove();
           return;
         }
         saveHistory(
-          { role: "user", content: p.text ?? "", at: Date.now(), from },
-          ...(end.text ? [{ role: "assistant" as const, content: end.text, at: Date.now() }] : []),
+          { role: "user", content: incoming.text, at: Date.now(), from: incoming.from },
+          ...(end.text && !isSilent(end.text)
+            ? [{ role: "assistant" as const, content: end.text, at: Date.now() }]
+            : []),
         );
       })
       .catch(shown);
+  }
+
+  const offAddressed = bridge.on(CHARACTER_ADDRESSED_EVENT, (payload) => {
+    const p = payload as { to?: { id?: string }; from?: { name?: string }; text?: string; turnId?: string };
+    if (p?.to?.id !== presetId) return;
+    const claim = bridge
+      .invoke<boolean>("addressed_claim", { presetId, turnId: p.turnId ?? "" })
+      .catch(() => false);
+    incomingTurn(claim, { text: p.text ?? "", from: p.from?.name ?? "someone" }, (signal) =>
+      turns.addressedTurn(payload, signal),
+    );
   });
+
+  const offSignal = opts.signals
+    ? bridge.on(SIGNAL_EVENT, (payload) => {
+        const parsed = SignalEventSchema.safeParse(payload);
+        if (!parsed.success) return;
+        const s = parsed.data;
+        const claim = bridge.invoke<boolean>("signal_claim", { id: s.id }).catch(() => false);
+        incomingTurn(claim, { text: signalLabel(s), from: "signal" }, (signal) =>
+          turns.signalTurn(s, signal),
+        );
+      })
+    : () => {};
 
   form.addEventListener("submit", (e) => {
     e.preventDefault();
@@ -376,6 +410,7 @@ export function createPanel(opts: PanelOptions): Panel {
     dispose() {
       current?.abort();
       offAddressed();
+      offSignal();
       for (const off of offs) off();
       backend?.close();
       stage?.dispose();

@@ -1,10 +1,11 @@
 /**
- * One character's turns with the characters' conversation around them: a user turn, or an addressed turn
- * from another character; at the end of a spoken reply that addressed someone, and after its playback, the
+ * One character's turns with the characters' conversation around them: a user turn, an addressed turn
+ * from another character, or a signal turn (a mod's signal, main's character only); at the end of a spoken reply that addressed someone, and after its playback, the
  * `yui://character-addressed` event goes out (docs/relations.md).
  */
 import type { EngineEvent, TurnEnd } from "../../io/chat/stream/types.ts";
 import { type Addressing, type CharacterAddressed, isSilent, type TurnOrigin } from "./addressing.ts";
+import { SignalEventSchema, signalTurnContext, signalTurnMessage } from "./signal-turn.ts";
 import type { DispatchInput } from "./wire-dispatcher.ts";
 
 export interface CharacterTurnsDeps {
@@ -61,6 +62,13 @@ export function createCharacterTurns(deps: CharacterTurnsDeps) {
       const turn = deps.addressing.receive(payload);
       if (!turn) return null;
       return run({ kind: "addressed", event: turn.event }, turn.message, turn.context, signal);
+    },
+    /** A mod's signal reached this window: runs the signal turn, or returns null for a payload that is not one. */
+    async signalTurn(payload: unknown, signal?: AbortSignal): Promise<TurnEnd | null> {
+      const parsed = SignalEventSchema.safeParse(payload);
+      if (!parsed.success) return null;
+      const s = parsed.data;
+      return run({ kind: "other" }, signalTurnMessage(s), signalTurnContext(s), signal);
     },
   };
 }

@@ -1,0 +1,43 @@
+/**
+ * A signal turn: a mod's signal (the factorio doorbell, ...) handed on by the host's ingress becomes a turn of
+ * main's character, so the backend agent wakes without the user writing (docs/signals-ingress.md).
+ */
+import { z } from "zod";
+import { SILENT_MARK } from "./addressing.ts";
+
+/** The bridge event a handed-on signal becomes (the host broadcasts it to every window). */
+export const SIGNAL_EVENT = "yui://signal";
+
+/** The `yui://signal` payload: the ingress's signal plus the id the host gives it for claiming. */
+export const SignalEventSchema = z.object({
+  /** One per handed-on signal: the first window to claim it runs the turn. */
+  id: z.string().min(1),
+  source: z.string().min(1),
+  event_type: z.string().min(1),
+  delivery: z.enum(["urgent", "normal"]),
+  note: z.string().optional(),
+  count: z.int().min(1),
+  received_at: z.string(),
+  body: z.record(z.string(), z.unknown()),
+});
+export type SignalEvent = z.infer<typeof SignalEventSchema>;
+
+/** The client-context lines of a signal turn. */
+export function signalTurnContext(s: SignalEvent): string[] {
+  const merged = s.count > 1 ? `, ${s.count} posts merged` : "";
+  return [
+    `signal: ${s.source} ${s.event_type} (${s.delivery}${merged})`,
+    `The user did not write this turn: a mod sent the signal in the message. Speak only if it is worth the user's attention; otherwise reply ${SILENT_MARK}.`,
+  ];
+}
+
+/** The message the backend receives: the signal as JSON (the agent reads its fields, e.g. pending_from_seq). */
+export function signalTurnMessage(s: SignalEvent): string {
+  const { id: _id, ...signal } = s;
+  return JSON.stringify(signal);
+}
+
+/** How the signal reads in the transcript's incoming bubble: its source, then its note or its type. */
+export function signalLabel(s: SignalEvent): string {
+  return `${s.source} · ${s.note ?? s.event_type}`;
+}
