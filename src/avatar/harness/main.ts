@@ -17,6 +17,9 @@ const canvas = document.getElementById("stage") as HTMLCanvasElement;
 let stage: Stage | null = null;
 // The scene the stage last rendered, caught at the renderer (test-only: the stage keeps its scene private).
 let rendered: THREE.Scene | null = null;
+// Off while springRun measures the scene: hundreds of unread SwiftShader frames would only queue up
+// in the GPU process and stall whatever next waits on it.
+let draw = true;
 /** Where each character root rested before moveCharacter() first moved it. */
 const restOf = new WeakMap<THREE.Object3D, { x: number; yaw: number }>();
 
@@ -74,7 +77,8 @@ const harness = {
     const render = renderer.render.bind(renderer);
     renderer.render = (scene, camera) => {
       rendered = scene as THREE.Scene;
-      render(scene, camera);
+      if (draw) render(scene, camera);
+      else scene.updateMatrixWorld(); // all that render() does besides drawing
     };
     return true;
   },
@@ -212,7 +216,8 @@ const harness = {
   },
   /**
    * Steps `path.length` frames of `dt`, placing the character at each [x, yaw] of `path` (null: leave it),
-   * and returns, per frame, each named node's position in the head bone's space (metres).
+   * and returns, per frame, each named node's position in the head bone's space (metres). The frames are
+   * updated (animation, expressions, spring bones) but not drawn.
    */
   springRun(
     path: Array<[number, number] | null>,
@@ -228,28 +233,33 @@ const harness = {
     const frames: Array<Record<string, [number, number, number]>> = [];
     let head: THREE.Object3D | null = null;
     let nodes: Array<readonly [string, THREE.Object3D]> = [];
-    for (const at of path) {
-      if (at) harness.moveCharacter(at[0], at[1]);
-      s.step(dt);
-      // Looked up after a frame: the scene is known once the stage has rendered it.
-      if (!head) {
-        head = find("head");
-        nodes = tips.map((t) => [t, find(t)] as const);
+    draw = false;
+    try {
+      for (const at of path) {
+        if (at) harness.moveCharacter(at[0], at[1]);
+        s.step(dt);
+        // Looked up after a frame: the scene is known once the stage has rendered it.
+        if (!head) {
+          head = find("head");
+          nodes = tips.map((t) => [t, find(t)] as const);
+        }
+        head.updateWorldMatrix(true, false);
+        const toHead = head.matrixWorld.clone().invert();
+        frames.push(
+          Object.fromEntries(
+            nodes.map(([name, node]) => [
+              name,
+              node.getWorldPosition(new THREE.Vector3()).applyMatrix4(toHead).toArray() as [
+                number,
+                number,
+                number,
+              ],
+            ]),
+          ),
+        );
       }
-      head.updateWorldMatrix(true, false);
-      const toHead = head.matrixWorld.clone().invert();
-      frames.push(
-        Object.fromEntries(
-          nodes.map(([name, node]) => [
-            name,
-            node.getWorldPosition(new THREE.Vector3()).applyMatrix4(toHead).toArray() as [
-              number,
-              number,
-              number,
-            ],
-          ]),
-        ),
-      );
+    } finally {
+      draw = true;
     }
     if (!head) throw new Error("harness: springRun needs at least one frame");
     // World +X (the direction moveCharacter moves in) seen from the head, to tell lag from lead.
