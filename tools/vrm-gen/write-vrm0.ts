@@ -137,7 +137,7 @@ export function mtoon0(name: string, look: Look): V0.Material {
       _BumpMap: tiling,
       _ReceiveShadowTexture: tiling,
       _ShadingGradeTexture: tiling,
-      _RimColor: [rim, rim, rim, 1].map((v, i) => (i === 3 ? v : v ** (1 / 2.2))),
+      _RimColor: [...gamma([rim, rim, rim]), 1], // the 1.0 rim colour is white (linear 1) times rim
       _RimTexture: tiling,
       _SphereAdd: tiling,
       _EmissionColor: [0, 0, 0, 1],

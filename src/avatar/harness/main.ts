@@ -73,6 +73,7 @@ const harness = {
   create(options: StageOptions = {}) {
     stage?.dispose();
     stage = createStage(canvas, options);
+    rendered = null;
     const renderer = stage.renderer;
     const render = renderer.render.bind(renderer);
     renderer.render = (scene, camera) => {
