@@ -1,5 +1,5 @@
 import { request } from "node:http";
-import { connect, createServer, type Socket } from "node:net";
+import { connect, createServer, type Socket, type TcpNetConnectOpts } from "node:net";
 import { GUARD_REFUSALS, isLoopbackHost, isLoopbackOrigin, listenLoopback } from "@yui/mod-kit";
 import {
   ChunkedScanner,
@@ -90,6 +90,8 @@ const UPSTREAM_IDLE_MS = 2_000;
 const MAX_PENDING_BYTES = 4 * MAX_HEAD_BYTES;
 /** How often idle connections are looked at. */
 const SWEEP_MS = 1_000;
+/** What a socket buffers before it reports backpressure: one full read from the other side (64 KiB) fits. */
+const SOCKET_BUFFER = 256 * 1024;
 
 const ROUTE = /^\/([^/?#]+)\/mcp(\?.*)?$/;
 
@@ -193,7 +195,14 @@ class UpstreamPool {
     let conn = list?.pop();
     while (conn?.closed) conn = list?.pop();
     if (conn) return conn;
-    conn = new UpstreamConn(port, connect({ host: "127.0.0.1", port, noDelay: true }), this);
+    // highWaterMark reaches the socket's streams (Node >= 20.1), though @types/node leaves it out here.
+    const opts: TcpNetConnectOpts & { highWaterMark: number } = {
+      host: "127.0.0.1",
+      port,
+      noDelay: true,
+      highWaterMark: SOCKET_BUFFER,
+    };
+    conn = new UpstreamConn(port, connect(opts), this);
     this.all.add(conn);
     return conn;
   }
@@ -664,11 +673,14 @@ export async function startRouter(opts: {
   const ctx: RouterContext = { upstreams: opts.upstreams, pool: new UpstreamPool(), log: opts.log };
   const clients = new Set<ClientConn>();
   // Half-open allowed: a client that sends FIN after its request (shutdown(SHUT_WR)) still gets its answer.
-  const server = createServer({ noDelay: true, allowHalfOpen: true }, (sock) => {
-    const conn = new ClientConn(sock, ctx);
-    clients.add(conn);
-    sock.once("close", () => clients.delete(conn));
-  });
+  const server = createServer(
+    { noDelay: true, allowHalfOpen: true, highWaterMark: SOCKET_BUFFER },
+    (sock) => {
+      const conn = new ClientConn(sock, ctx);
+      clients.add(conn);
+      sock.once("close", () => clients.delete(conn));
+    },
+  );
   // Idle limits are kept by one sweep a second rather than a timer per socket re-armed on every read.
   const sweeper = setInterval(() => {
     const now = performance.now();
