@@ -80,6 +80,16 @@ describe("collectScreenshots", () => {
     ]);
   });
 
+  it("shows transparent areas as white, as a page behind them would be (JPEG has no alpha)", async () => {
+    const folder = await createShotFolder(root);
+    await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+      .png()
+      .toFile(join(folder, "001.png"));
+    const [shot] = (await collectScreenshots(folder)).images;
+    const { channels } = await sharp(Buffer.from(shot!.split(",")[1]!, "base64")).stats();
+    expect(channels.slice(0, 3).map((c) => Math.round(c.mean))).toEqual([255, 255, 255]);
+  });
+
   it("skips and names a file that does not decode", async () => {
     const folder = await createShotFolder(root);
     await png(join(folder, "001.png"), 32, 32);
