@@ -82,7 +82,9 @@ describe("collectScreenshots", () => {
 
   it("shows transparent areas as white, as a page behind them would be (JPEG has no alpha)", async () => {
     const folder = await createShotFolder(root);
-    await sharp({ create: { width: 64, height: 64, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } } })
+    await sharp({
+      create: { width: 64, height: 64, channels: 4, background: { r: 0, g: 0, b: 0, alpha: 0 } },
+    })
       .png()
       .toFile(join(folder, "001.png"));
     const [shot] = (await collectScreenshots(folder)).images;
