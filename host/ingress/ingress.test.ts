@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GUARD_REFUSALS } from "@yui/mod-kit";
-import { rawRequest } from "@yui/mod-kit/testing";
+import { freePort, rawRequest } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openStore } from "../store/store.ts";
 import {
@@ -16,7 +16,7 @@ import {
   startIngress,
 } from "./ingress.ts";
 import { MAX_BODY_BYTES } from "./messages.ts";
-import { freePort, queueHangingGesture, scriptedExecutor } from "./testing.ts";
+import { queueHangingGesture, scriptedExecutor } from "./testing.ts";
 
 // The factorio doorbell, exactly as docs/mods/factorio.md posts it.
 const WAKE = {

@@ -1,5 +1,4 @@
-// Test helpers for the ingress and the avatar mod: a scripted executor and a free loopback port.
-import { createServer } from "node:net";
+// Test helpers for the ingress and the avatar mod: a scripted executor (a free port: @yui/mod-kit/testing).
 import type { AvatarExecutor, BodyActionArgs, BodyActionResult } from "../../src/io/chat/tools/avatar.ts";
 
 /** One recorded gesture: its arguments and the signal it was given. */
@@ -41,18 +40,6 @@ export function scriptedExecutor(body: unknown = {}, perch: unknown = {}): Scrip
     },
   };
   return ex;
-}
-
-/** A port free on 127.0.0.1 right now. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 /** Resolves when the signal aborts. */

@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GUARD_REFUSALS } from "@yui/mod-kit";
+import { freePort } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { PRESET_KEYS } from "../../src/app/presets/preset.ts";
@@ -162,10 +163,7 @@ describe("the backend proxy", () => {
   });
 
   it("answers a backend that is down with a 502 that says so in plain words", async () => {
-    const dead = createServer();
-    await new Promise<void>((r) => dead.listen(0, "127.0.0.1", r));
-    const deadUrl = `http://127.0.0.1:${(dead.address() as AddressInfo).port}/v1`;
-    await new Promise<void>((r) => dead.close(() => r()));
+    const deadUrl = `http://127.0.0.1:${await freePort()}/v1`;
     savePreset(host.store, {
       id: "down",
       name: "Down",

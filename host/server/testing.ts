@@ -1,37 +1,16 @@
 /** Test helpers for the host: raw loopback requests with any Host/Origin, and a bridge client in Node. */
-import { request } from "node:http";
+import { rawRequest as kitRawRequest, type RawResponse } from "@yui/mod-kit/testing";
 import WebSocket from "ws";
 
-/** One raw answer. */
-export interface RawAnswer {
-  status: number;
-  headers: Record<string, string | string[] | undefined>;
-  body: string;
-}
-
-/** Sends one raw HTTP request to 127.0.0.1:port with exactly the headers given (Host included). */
+/** The mod kit's raw request (exactly the headers given, Host included), addressed by port and path. */
 export function rawRequest(
   port: number,
   path: string,
   headers: Record<string, string>,
   method = "GET",
   body?: string,
-): Promise<RawAnswer> {
-  return new Promise((resolve, reject) => {
-    const req = request({ host: "127.0.0.1", port, path, method, headers, setHost: false }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () =>
-        resolve({
-          status: res.statusCode ?? 0,
-          headers: res.headers,
-          body: Buffer.concat(chunks).toString("utf8"),
-        }),
-      );
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
+): Promise<RawResponse> {
+  return kitRawRequest(`http://127.0.0.1:${port}${path}`, { method, headers, body });
 }
 
 /** Tries a WebSocket upgrade with the given headers; resolves the refusal status, or 101 when it opened. */

@@ -7,6 +7,7 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { freePort } from "@yui/mod-kit/testing";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { TEST_VERDICTS } from "../../host/server/app-commands.ts";
@@ -75,15 +76,6 @@ async function send(page: Page, presetId: string, text: string): Promise<void> {
   const panel = page.getByTestId(`panel-${presetId}`);
   await panel.getByTestId("input").fill(text);
   await panel.getByTestId("input").press("Enter");
-}
-
-/** A port nothing listens on right now (bound once by the OS, then released). */
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as AddressInfo;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 const lastAssistant = (page: Page, presetId: string) =>
@@ -198,10 +190,7 @@ describe("the browser build", { timeout: 90_000 }, () => {
   });
 
   it("a backend that is down or refuses the key is shown in words, never an endless spinner", async () => {
-    const dead = createServer();
-    await new Promise<void>((r) => dead.listen(0, "127.0.0.1", r));
-    const deadUrl = `http://127.0.0.1:${(dead.address() as AddressInfo).port}/v1`;
-    await new Promise<void>((r) => dead.close(() => r()));
+    const deadUrl = `http://127.0.0.1:${await freePort()}/v1`;
     pointAt("yui", "YUI", deadUrl);
     const main = await open("main");
     await send(main, "yui", "Are you there?");

@@ -1,10 +1,9 @@
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, realpathSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { networkInterfaces, tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { rawRequest } from "@yui/mod-kit/testing";
+import { freePort, rawRequest } from "@yui/mod-kit/testing";
 import { chromium } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
@@ -42,14 +41,6 @@ function launch(args: string[]): Promise<{ code: number | null; stdout: string; 
     stderr += c.toString();
   });
   return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 const dirs: string[] = [];

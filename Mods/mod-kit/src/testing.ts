@@ -1,5 +1,18 @@
 // Test helpers for mods (imported as "@yui/mod-kit/testing"): raw node:http requests, since fetch drops a custom Host.
 import { request } from "node:http";
+import { createServer } from "node:net";
+
+/** A port free on 127.0.0.1 right now (bound once by the OS, then released): nothing listens on it. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as { port: number };
+      s.close(() => resolve(port));
+    });
+  });
+}
 
 /** A raw HTTP exchange's outcome. */
 export interface RawResponse {

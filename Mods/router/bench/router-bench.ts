@@ -4,10 +4,10 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent, request } from "node:http";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort } from "@yui/mod-kit/testing";
 
 /** CPU time (user + system, ms) a process has used so far, from /proc (Linux). */
 function cpuMs(pid: number): number {
@@ -50,14 +50,6 @@ function startChildWithPid(cmd: string, args: string[]): Promise<{ port: number;
     );
     child.once("exit", (code) => reject(new Error(`${cmd} exited with ${code}`)));
   });
-}
-
-async function freePort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
 }
 
 async function startNginx(upstreamPort: number): Promise<{ port: number; dir: string; pid: number }> {

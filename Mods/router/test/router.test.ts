@@ -1,23 +1,13 @@
 import { request } from "node:http";
-import { createServer } from "node:net";
 import { networkInterfaces } from "node:os";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { connectClient, GUARD_REFUSALS, type ServedMcp } from "@yui/mod-kit";
-import { INITIALIZE_BODY, MCP_POST_HEADERS, rawRequest } from "@yui/mod-kit/testing";
+import { freePort, INITIALIZE_BODY, MCP_POST_HEADERS, rawRequest } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ModListing, ROUTER_ERRORS, type RunningRouter, startRouter } from "../src/router.ts";
 import type { Upstream } from "../src/upstreams.ts";
 import { RECORDER_RESPONSE_HEADERS, type Seen, startRecorder } from "./recorder.ts";
 import { Gate, startTestMod } from "./test-mod.ts";
-
-/** A port nothing listens on: bound once by the OS, then released. */
-async function closedPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const { port } = s.address() as { port: number };
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 const gate = new Gate();
 let mod: ServedMcp;
@@ -32,7 +22,7 @@ beforeAll(async () => {
   upstreams = {
     test: { mod: "test-mod", port: mod.port },
     raw: { mod: "recorder", port: recorder.port },
-    down: { mod: "down-mod", port: await closedPort() },
+    down: { mod: "down-mod", port: await freePort() },
   };
   router = await startRouter({ port: 0, upstreams, log: (line) => logged.push(line) });
 });

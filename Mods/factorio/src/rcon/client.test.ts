@@ -1,4 +1,4 @@
-import net from "node:net";
+import { freePort } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StandInGame } from "../../test/stand-in-game.ts";
 import { RconClient, RconError } from "./client.ts";
@@ -69,10 +69,7 @@ describe("RCON client against the stand-in game", () => {
   });
 
   it("says RCON only listens while the game is hosted when nothing listens", async () => {
-    const free = net.createServer();
-    await new Promise<void>((r) => free.listen(0, "127.0.0.1", r));
-    const port = (free.address() as net.AddressInfo).port;
-    await new Promise<void>((r) => free.close(() => r()));
+    const port = await freePort();
     const err = await RconClient.connect({ host: "127.0.0.1", port, password: "pw" }, timeouts).catch(
       (e) => e,
     );

@@ -1,15 +1,7 @@
-import net from "node:net";
+import { freePort } from "@yui/mod-kit/testing";
 import { afterEach, describe, expect, it } from "vitest";
 import { StandInGame } from "../../test/stand-in-game.ts";
 import { RconLink } from "./link.ts";
-
-async function freePort(): Promise<number> {
-  const s = net.createServer();
-  await new Promise<void>((r) => s.listen(0, "127.0.0.1", r));
-  const port = (s.address() as net.AddressInfo).port;
-  await new Promise<void>((r) => s.close(() => r()));
-  return port;
-}
 
 let game: StandInGame | undefined;
 afterEach(async () => {
