@@ -180,14 +180,16 @@ export type Framing =
   /** Response only: the body runs until the sender closes. */
   | { kind: "close" };
 
+const LENGTH = /^\d{1,15}$/;
+
 function contentLength(head: Head): number | undefined {
   if (head.contentLength.length === 0) return undefined;
   // The common case, one plain number, without splitting.
   const one = head.contentLength.length === 1 ? head.contentLength[0]! : "";
-  if (/^\d{1,15}$/.test(one)) return Number(one);
+  if (LENGTH.test(one)) return Number(one);
   const values = head.contentLength.flatMap((v) => v.split(",").map((s) => s.trim()));
   // Repeated but identical values are one length (§8.6); different ones are an attack or a bug.
-  if (!values.every((v) => v === values[0]) || !/^\d{1,15}$/.test(values[0]!)) {
+  if (!values.every((v) => v === values[0]) || !LENGTH.test(values[0]!)) {
     throw new HeadError("invalid Content-Length");
   }
   return Number(values[0]);
@@ -196,7 +198,6 @@ function contentLength(head: Head): number | undefined {
 function isChunked(head: Head): boolean {
   if (head.transferEncoding.length === 0) return false;
   const codings = head.transferEncoding.flatMap((v) => v.split(",").map((s) => s.trim().toLowerCase()));
-  if (codings.length === 0) return false;
   // Only "chunked" alone: a proxy that passes bytes through cannot apply other codings (§6.1: 501).
   if (codings.length !== 1 || codings[0] !== "chunked") {
     throw new HeadError("unsupported Transfer-Encoding", 501);
@@ -205,38 +206,39 @@ function isChunked(head: Head): boolean {
   return true;
 }
 
-/** The framing of a request body. */
-export function requestFraming(head: Head): Framing {
+/** The framing the head declares (Transfer-Encoding or Content-Length); undefined when it declares none. */
+function declaredFraming(head: Head): Framing | undefined {
   const chunked = isChunked(head);
   const length = contentLength(head);
   // Both at once is the classic request-smuggling shape: refused, not resolved (§6.1 allows either).
   if (chunked && length !== undefined) throw new HeadError("both Transfer-Encoding and Content-Length");
   if (chunked) return { kind: "chunked" };
-  return length ? { kind: "length", length } : { kind: "none" };
+  if (length !== undefined) return length ? { kind: "length", length } : { kind: "none" };
+  return undefined;
 }
 
-/** The framing of a response body, given the request's method (§6.3). */
+/** The framing of a request body: without a declaration, none. */
+export function requestFraming(head: Head): Framing {
+  return declaredFraming(head) ?? { kind: "none" };
+}
+
+/** The framing of a response body, given the request's method (§6.3): without a declaration, until close. */
 export function responseFraming(head: Head, method: string): Framing {
   const s = head.status;
   if (method === "HEAD" || s < 200 || s === 204 || s === 304) return { kind: "none" };
-  const chunked = isChunked(head);
-  const length = contentLength(head);
-  if (chunked && length !== undefined) throw new HeadError("both Transfer-Encoding and Content-Length");
-  if (chunked) return { kind: "chunked" };
-  if (length !== undefined) return length ? { kind: "length", length } : { kind: "none" };
-  return { kind: "close" };
+  return declaredFraming(head) ?? { kind: "close" };
 }
 
-/** Serializes a head; `status` set means a response. */
+/** Serializes a head: its start line, then the header lines. */
 export function serializeHead(startLine: string, headers: readonly (readonly [string, string])[]): Buffer {
   let s = `${startLine}\r\n`;
   for (const [n, v] of headers) s += `${n}: ${v}\r\n`;
   return Buffer.from(`${s}\r\n`, "latin1");
 }
 
-/** The status line of an HTTP/1.1 response with Node's reason phrase. */
-export function statusLine(status: number): string {
-  return `HTTP/1.1 ${status} ${STATUS_CODES[status] ?? "Unknown"}`;
+/** The status line of an HTTP/1.1 response: the reason given (a mod's own), else Node's phrase for the status. */
+export function statusLine(status: number, reason = STATUS_CODES[status] ?? "Unknown"): string {
+  return `HTTP/1.1 ${status} ${reason}`;
 }
 
 enum C {

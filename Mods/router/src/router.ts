@@ -473,7 +473,7 @@ class Exchange {
     this.decode = head.minor === 0;
     this.keepClient = keepsAlive(head);
     const headers = endToEnd(head).map(([n, v]): [string, string] =>
-      n.length === 4 && n.toLowerCase() === "host" ? [n, `127.0.0.1:${upstream.port}`] : [n, v],
+      n.toLowerCase() === "host" ? [n, `127.0.0.1:${upstream.port}`] : [n, v],
     );
     if (framing.kind === "chunked") headers.push(["Transfer-Encoding", "chunked"]);
     this.upHead = serializeHead(`${head.method} ${path} HTTP/1.1`, headers);
@@ -503,15 +503,11 @@ class Exchange {
   }
 
   onUpstreamData(chunk: Buffer): void {
-    if (this.resBody) {
-      try {
-        this.forwardResponseBody(chunk, 0);
-      } catch (err) {
-        this.fail(err, true);
-      }
-      return;
-    }
     try {
+      if (this.resBody) {
+        this.forwardResponseBody(chunk, 0);
+        return;
+      }
       const buf = this.upPending ? Buffer.concat([this.upPending, chunk]) : chunk;
       this.upPending = undefined;
       const off = this.readResponseHead(buf);
@@ -525,20 +521,21 @@ class Exchange {
   private readResponseHead(buf: Buffer): number {
     let from = 0;
     for (;;) {
-      const bounds = findHead(from ? buf.subarray(from) : buf);
+      const rest = from ? buf.subarray(from) : buf;
+      const bounds = findHead(rest);
       if (!bounds) {
-        if (buf.length - from > MAX_HEAD_BYTES) throw new HeadError("response head too large");
-        this.upPending = from < buf.length ? buf.subarray(from) : undefined;
+        if (rest.length > MAX_HEAD_BYTES) throw new HeadError("response head too large");
+        this.upPending = rest.length ? rest : undefined;
         return -1;
       }
-      const head = parseHead(from ? buf.subarray(from) : buf, bounds[0], bounds[1], "response");
+      const head = parseHead(rest, bounds[0], bounds[1], "response");
       from += bounds[1];
       if (head.status === 101) throw new HeadError("unrequested protocol switch");
       if (head.status < 200) {
         // 100 Continue and friends go on to an HTTP/1.1 client as they are (RFC 9110 §15.2).
         if (!this.decode) {
           this.responded = true;
-          this.client.sock.write(serializeHead(statusLine1(head), endToEnd(head)));
+          this.client.sock.write(serializeHead(statusLine(head.status, head.reason), endToEnd(head)));
         }
         continue;
       }
@@ -552,7 +549,7 @@ class Exchange {
       else if (this.decode) headers.push(["Connection", "keep-alive"]);
       this.responded = true;
       // Held back until the body bytes that came with it: both leave in one write (one syscall, one packet).
-      this.clientHead = serializeHead(statusLine1(head), headers);
+      this.clientHead = serializeHead(statusLine(head.status, head.reason), headers);
       return from;
     }
   }
@@ -606,9 +603,7 @@ class Exchange {
     }
     this.over = true;
     if (!this.responded) {
-      // The operator's clue when the agent reports 502s: which mod, which port, why.
-      const why = error ? (error.code ?? error.message) : "closed the connection without answering";
-      this.ctx.log?.(`/${this.prefix}/mcp -> 127.0.0.1:${this.upstream.port} (${this.upstream.mod}): ${why}`);
+      this.logUpstream(error ? (error.code ?? error.message) : "closed the connection without answering");
       const e = ROUTER_ERRORS.unreachable(this.prefix, this.upstream);
       this.client.exchange = undefined;
       this.client.reply(e.status, e.message, false);
@@ -616,6 +611,11 @@ class Exchange {
       // The mod dropped the stream mid-way: drop the client's too, rather than end it as if complete.
       this.client.sock.destroy();
     }
+  }
+
+  /** The operator's clue when the agent reports 502s: which route, which mod and port, why. */
+  private logUpstream(why: string): void {
+    this.ctx.log?.(`/${this.prefix}/mcp -> 127.0.0.1:${this.upstream.port} (${this.upstream.mod}): ${why}`);
   }
 
   /** The client went away (closed its SSE stream, cancelled a call): the mod's request is aborted too. */
@@ -636,7 +636,7 @@ class Exchange {
     this.client.exchange = undefined;
     const why = err instanceof Error ? err.message : String(err);
     if (fromUpstream) {
-      this.ctx.log?.(`/${this.prefix}/mcp -> 127.0.0.1:${this.upstream.port} (${this.upstream.mod}): ${why}`);
+      this.logUpstream(why);
       const e = ROUTER_ERRORS.badUpstream(this.prefix, this.upstream);
       this.client.reply(e.status, e.message, false);
     } else this.client.reply(400, ROUTER_ERRORS.badRequest(why).message, false);
@@ -656,11 +656,6 @@ function writeAfter(sock: Socket, head: Buffer | undefined, data: Buffer | undef
   const ok = sock.write(data);
   sock.uncork();
   return ok;
-}
-
-/** The status line passed on to the client: always HTTP/1.1, with the mod's own reason phrase. */
-function statusLine1(head: Head): string {
-  return `HTTP/1.1 ${head.status} ${head.reason}`;
 }
 
 /** Starts the router on 127.0.0.1:port: guard first, then /_mods or a streamed pass-through to the mod. */
