@@ -5,7 +5,7 @@
  */
 import type { EngineEvent, TurnEnd } from "../../io/chat/stream/types.ts";
 import { type Addressing, type CharacterAddressed, isSilent, type TurnOrigin } from "./addressing.ts";
-import { SignalEventSchema, signalTurnContext, signalTurnMessage } from "./signal-turn.ts";
+import { type SignalEvent, signalTurnContext, signalTurnMessage } from "./signal-turn.ts";
 import type { DispatchInput } from "./wire-dispatcher.ts";
 
 export interface CharacterTurnsDeps {
@@ -63,12 +63,8 @@ export function createCharacterTurns(deps: CharacterTurnsDeps) {
       if (!turn) return null;
       return run({ kind: "addressed", event: turn.event }, turn.message, turn.context, signal);
     },
-    /** A mod's signal reached this window: runs the signal turn, or returns null for a payload that is not one. */
-    async signalTurn(payload: unknown, signal?: AbortSignal): Promise<TurnEnd | null> {
-      const parsed = SignalEventSchema.safeParse(payload);
-      if (!parsed.success) return null;
-      const s = parsed.data;
-      return run({ kind: "other" }, signalTurnMessage(s), signalTurnContext(s), signal);
-    },
+    /** A mod's signal reached this window (validated there, with SignalEventSchema): runs the signal turn. */
+    signalTurn: (s: SignalEvent, signal?: AbortSignal) =>
+      run({ kind: "other" }, signalTurnMessage(s), signalTurnContext(s), signal) as Promise<TurnEnd>,
   };
 }
