@@ -1,5 +1,6 @@
 // A user's own model file: checked before it is stored or shown, and picked or dropped in settings.
 // checkModelBytes is pure (browser and Node: the host can run it before writing the data directory).
+import { readGlbJson } from "./glb.ts";
 
 /** Largest model file accepted, in bytes. */
 export const MAX_MODEL_BYTES = 256 * 1024 * 1024;
@@ -16,28 +17,13 @@ export const MODEL_FILE_ERRORS = {
 /** What checkModelBytes found. */
 export type ModelCheck = { ok: true; name: string; specVersion: "0" | "1" } | { ok: false; error: string };
 
-const GLB_MAGIC = 0x46546c67; // "glTF"
-const JSON_CHUNK = 0x4e4f534a; // "JSON"
-
 /** Checks that `bytes` are a VRM 0.x or 1.0 binary glTF and reads its name, without loading it. */
 export function checkModelBytes(bytes: Uint8Array): ModelCheck {
   if (bytes.byteLength === 0) return { ok: false, error: MODEL_FILE_ERRORS.empty };
   if (bytes.byteLength > MAX_MODEL_BYTES) return { ok: false, error: MODEL_FILE_ERRORS.tooLarge };
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes.byteLength < 20 || view.getUint32(0, true) !== GLB_MAGIC) {
-    return { ok: false, error: MODEL_FILE_ERRORS.notGlb };
-  }
-  const jsonLength = view.getUint32(12, true);
-  if (view.getUint32(16, true) !== JSON_CHUNK || 20 + jsonLength > bytes.byteLength) {
-    return { ok: false, error: MODEL_FILE_ERRORS.corrupt };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(new TextDecoder().decode(bytes.subarray(20, 20 + jsonLength)));
-  } catch {
-    return { ok: false, error: MODEL_FILE_ERRORS.corrupt };
-  }
-  const ext = (json as { extensions?: Record<string, unknown> } | null)?.extensions ?? {};
+  const glb = readGlbJson(bytes);
+  if (!glb.ok) return { ok: false, error: MODEL_FILE_ERRORS[glb.reason] };
+  const ext = (glb.json as { extensions?: Record<string, unknown> } | null)?.extensions ?? {};
   const v1 = ext.VRMC_vrm as { meta?: { name?: unknown } } | undefined;
   const v0 = ext.VRM as { meta?: { title?: unknown } } | undefined;
   if (v1) return { ok: true, specVersion: "1", name: typeof v1.meta?.name === "string" ? v1.meta.name : "" };
