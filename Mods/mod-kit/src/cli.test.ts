@@ -43,3 +43,12 @@ describe("portFromArgs", () => {
     expect(r.stderr).toBe("error: --port must be an integer from 0 to 65535, got 'x'\n");
   });
 });
+
+describe("parsePort on a huge value", () => {
+  it("quotes at most 200 characters of it", () => {
+    const big = "9".repeat(1 << 20);
+    expect(() => parsePort(["--port", big], 9000)).toThrow(
+      `--port must be an integer from 0 to 65535, got '${"9".repeat(200)}…(${1 << 20} characters)'`,
+    );
+  });
+});

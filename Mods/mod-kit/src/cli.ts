@@ -1,3 +1,5 @@
+import { quoteInput } from "./quote.ts";
+
 /** Parses --port N / --port=N from argv; throws an Error with a clear message on a bad value. */
 export function parsePort(argv: string[], defaultPort: number): number {
   let raw: string | undefined;
@@ -14,7 +16,7 @@ export function parsePort(argv: string[], defaultPort: number): number {
   if (raw === undefined) return defaultPort;
   // Digits only: Number("0x10") or Number(" 80 ") would silently accept odd spellings.
   if (!/^\d{1,5}$/.test(raw) || Number(raw) > 65535) {
-    throw new Error(`--port must be an integer from 0 to 65535, got '${raw}'`);
+    throw new Error(`--port must be an integer from 0 to 65535, got '${quoteInput(raw)}'`);
   }
   return Number(raw);
 }

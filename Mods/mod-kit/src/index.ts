@@ -2,7 +2,16 @@
 export { parsePort, portFromArgs } from "./cli.ts";
 export { connectClient } from "./client.ts";
 export { GUARD_REFUSALS, isLoopbackHost, isLoopbackOrigin, loopbackGuard } from "./guard.ts";
+export {
+  LAUNCH_MESSAGES,
+  type Launched,
+  type LaunchOptions,
+  launchMod,
+  STOP_GRACE_MS,
+  startFailureLine,
+} from "./launch.ts";
 export { listenLoopback } from "./listen.ts";
+export { QUOTE_MAX, quoteInput } from "./quote.ts";
 export {
   type RunModOptions,
   runMod,

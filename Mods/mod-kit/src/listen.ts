@@ -7,7 +7,7 @@ export function listenLoopback(server: Server, port: number): Promise<number> {
       reject(
         err.code === "EADDRINUSE"
           ? Object.assign(
-              new Error(`port ${port} on 127.0.0.1 is already in use; stop the other process or pass --port`),
+              new Error(`port ${port} on 127.0.0.1 is already in use; choose another with --port N`),
               { code: "EADDRINUSE" },
             )
           : err,

@@ -8,9 +8,9 @@ import {
   isLegacyRequest,
   type McpServer,
 } from "@modelcontextprotocol/server";
-import { portFromArgs } from "./cli.ts";
 import { MemoryEventStore } from "./event-store.ts";
 import { loopbackGuard } from "./guard.ts";
+import { launchMod } from "./launch.ts";
 import { listenLoopback } from "./listen.ts";
 
 /** Options for serveMcp. `build` makes a fresh server (tools registered) for each session. */
@@ -181,21 +181,7 @@ export interface RunModOptions extends Omit<ServeMcpOptions, "port"> {
   argv?: string[];
 }
 
-/** A mod's bin entry: reads --port, serves, logs the URL, closes on SIGINT/SIGTERM; exits 1 with a message on failure. */
-export async function runMod(opts: RunModOptions): Promise<ServedMcp> {
-  const port = portFromArgs(opts.argv ?? process.argv.slice(2), opts.defaultPort);
-  let served: ServedMcp;
-  try {
-    served = await serveMcp({ ...opts, port });
-  } catch (err) {
-    process.stderr.write(`[${opts.name}] cannot start: ${(err as Error).message}\n`);
-    process.exit(1);
-  }
-  process.stdout.write(`[${opts.name}] MCP on ${served.url}\n`);
-  for (const signal of ["SIGINT", "SIGTERM"] as const) {
-    process.once(signal, () => {
-      void served.close().finally(() => process.exit(0));
-    });
-  }
-  return served;
+/** A mod's bin when serving MCP is all it does: launchMod over serveMcp. */
+export function runMod(opts: RunModOptions): Promise<ServedMcp> {
+  return launchMod({ ...opts, start: (port) => serveMcp({ ...opts, port }) });
 }

@@ -1,15 +1,25 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
+import { type AddressInfo, createServer } from "node:net";
 import { fileURLToPath } from "node:url";
 import { afterEach, describe, expect, it } from "vitest";
 import { connectClient } from "../src/client.ts";
+import { LAUNCH_MESSAGES, startFailureLine } from "../src/launch.ts";
 
 const FIXTURE = fileURLToPath(new URL("./fixtures/example-mod.ts", import.meta.url));
+const FAILING = fileURLToPath(new URL("./fixtures/failing-mod.ts", import.meta.url));
 const children: ChildProcess[] = [];
 
 /** Starts the example mod and resolves with its first stdout line (or its exit). */
 function start(...args: string[]): Promise<{ child: ChildProcess; line: string; stderr: () => string }> {
-  const child = spawn(process.execPath, ["--import", "tsx", FIXTURE, ...args], { stdio: "pipe" });
+  return startFile(FIXTURE, ...args);
+}
+
+function startFile(
+  file: string,
+  ...args: string[]
+): Promise<{ child: ChildProcess; line: string; stderr: () => string }> {
+  const child = spawn(process.execPath, ["--import", "tsx", file, ...args], { stdio: "pipe" });
   children.push(child);
   let out = "";
   let err = "";
@@ -42,14 +52,48 @@ describe("runMod", () => {
     expect((await exited)[0]).toBe(0);
   });
 
-  it("exits 1 with a clear message when the port is taken", async () => {
-    const first = await start("--port", "0");
-    const port = /:(\d+)\/mcp$/.exec(first.line)?.[1];
-    const second = await start("--port", port!);
-    await (second.child.exitCode === null ? once(second.child, "exit") : Promise.resolve());
-    expect(second.child.exitCode).toBe(1);
-    expect(second.stderr()).toBe(
-      `[example] cannot start: port ${port} on 127.0.0.1 is already in use; stop the other process or pass --port\n`,
+  it("exits 1 with one line naming the port when the port is taken", async () => {
+    const held = createServer();
+    await new Promise<void>((resolve) => held.listen(0, "127.0.0.1", resolve));
+    const port = (held.address() as AddressInfo).port;
+    try {
+      const second = await start("--port", String(port));
+      await (second.child.exitCode === null ? once(second.child, "exit") : Promise.resolve());
+      expect(second.child.exitCode).toBe(1);
+      expect(second.stderr()).toBe(`${LAUNCH_MESSAGES.portInUse(port)}\n`);
+      expect(second.stderr()).toBe(
+        `error: port ${port} on 127.0.0.1 is already in use; choose another with --port N\n`,
+      );
+    } finally {
+      held.close();
+    }
+  });
+
+  it("exits 1 with one line, no stack, when the start fails otherwise", async () => {
+    const r = await startFile(FAILING);
+    await (r.child.exitCode === null ? once(r.child, "exit") : Promise.resolve());
+    expect(r.child.exitCode).toBe(1);
+    expect(r.stderr()).toBe(
+      "error: broken cannot start: the config is unreadable at some/stack/frame.ts:1:1\n",
     );
+  });
+});
+
+describe("startFailureLine", () => {
+  it("names the port for EADDRINUSE whatever the message", () => {
+    const err = Object.assign(new Error("listen EADDRINUSE: address already in use 127.0.0.1:9003"), {
+      code: "EADDRINUSE",
+    });
+    expect(startFailureLine("factorio", 9003, err)).toBe(
+      "error: port 9003 on 127.0.0.1 is already in use; choose another with --port N",
+    );
+  });
+
+  it("keeps any other failure to one line of bounded length", () => {
+    const line = startFailureLine("x", 1, new Error(`bad\n${"y".repeat(1 << 20)}`));
+    expect(line.split("\n")).toHaveLength(1);
+    expect(line.length).toBeLessThan(600);
+    expect(line).toContain(`(${4 + (1 << 20)} characters)`);
+    expect(startFailureLine("x", 1, "plain")).toBe("error: x cannot start: plain");
   });
 });
