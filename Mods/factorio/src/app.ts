@@ -87,20 +87,25 @@ export async function startMod(
     clock,
     (m) => say(`poll: ${m}`),
   );
-  const served = await serveMcp({
-    name: MOD_NAME,
-    version: MOD_VERSION,
-    port,
-    build: () => buildServer(bridge),
-  });
+  const stopAll = () => {
+    poller.stop();
+    doorbell?.close();
+    link.close();
+  };
+  let served: Awaited<ReturnType<typeof serveMcp>>;
+  try {
+    served = await serveMcp({ name: MOD_NAME, version: MOD_VERSION, port, build: () => buildServer(bridge) });
+  } catch (err) {
+    // A taken port: nothing of the Mod may keep running (or keep the process alive) behind the error.
+    stopAll();
+    throw err;
+  }
   return {
     url: served.url,
     port: served.port,
     bridge,
     async close() {
-      poller.stop();
-      doorbell?.close();
-      link.close();
+      stopAll();
       await served.close();
     },
   };

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { type AddressInfo, createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { connectClient } from "@yui/mod-kit";
+import { connectClient, LAUNCH_MESSAGES } from "@yui/mod-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StandInGame } from "../test/stand-in-game.ts";
 import { CONFIG_MESSAGES } from "./messages.ts";
@@ -51,7 +52,7 @@ describe("the factorio Mod as a process", () => {
       let seen = "";
       child.stdout!.on("data", (d) => {
         seen += d;
-        const m = /listening on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(seen);
+        const m = /\[factorio\] MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(seen);
         if (m) resolve(m[1]!);
       });
       child.on("exit", () => reject(new Error(`exited before listening: ${seen}`)));
@@ -65,6 +66,24 @@ describe("the factorio Mod as a process", () => {
     child.kill("SIGTERM");
     const exit = await done;
     expect(exit.code, exit.stderr).toBe(0);
+  });
+
+  it("exits 1 with one line on stderr, no stack, when its port is taken", async () => {
+    const held = createServer();
+    await new Promise<void>((resolve) => held.listen(0, "127.0.0.1", resolve));
+    const port = (held.address() as AddressInfo).port;
+    try {
+      const child = start({ FACTORIO_CONFIG_TOML: path.join(dir, "config.toml") }, ["--port", String(port)]);
+      const result = await output(child);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`${LAUNCH_MESSAGES.portInUse(port)}\n`);
+      expect(result.stderr).toBe(
+        `error: port ${port} on 127.0.0.1 is already in use; choose another with --port N\n`,
+      );
+      expect(result.stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      held.close();
+    }
   });
 
   it("exits 2 with the reason when config.toml is missing", async () => {

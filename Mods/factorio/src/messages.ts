@@ -1,3 +1,5 @@
+import { quoteInput } from "@yui/mod-kit";
+
 // Every fixed string the Mod says to the agent or the user, written once; tests assert from here.
 
 /** Config and RCON setup messages. */
@@ -22,6 +24,9 @@ export const TOOL_MESSAGES = {
     `the reply was lost and the game is not answering (${reason}); the write may or may not have run`,
   lostTwice: "the reply was lost twice; the write may or may not have run (factorio_jobs shows the queue)",
   mapChanged: "the game changed map while the call ran; the Mod adopted the new map, call again",
+  /** The game mod's error; its message often quotes the agent's argument, so at most 200 characters of it. */
   gameError: (code: string, message: string, field?: string) =>
-    field ? `${code}: ${message} (field ${field})` : `${code}: ${message}`,
+    field
+      ? `${code}: ${quoteInput(message)} (field ${quoteInput(field)})`
+      : `${code}: ${quoteInput(message)}`,
 } as const;

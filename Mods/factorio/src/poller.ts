@@ -22,7 +22,8 @@ export function startPoller(
       lastError = undefined;
     } catch (err) {
       const message = (err as Error).message;
-      if (message !== lastError) onError(message);
+      // A poll that fails after stop (the Mod closing, or its port taken) says nothing.
+      if (message !== lastError && !stopped) onError(message);
       lastError = message;
     }
     if (!stopped) timer = clock.setTimeout(() => void tick(), intervalMs);

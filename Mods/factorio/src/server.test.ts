@@ -208,6 +208,25 @@ describe("the factorio Mod over MCP (real SDK client, stand-in game, signals end
     );
   });
 
+  it("quotes at most 200 characters of a 1 MB argument the game mod echoes back", async () => {
+    const big = "q".repeat(1 << 20);
+    const section = await call("factorio_snapshot", { sections: [big] });
+    expect(section.isError).toBe(true);
+    // The stand-in game, like the game mod, names the bad value in its message: the Mod cuts it.
+    expect(text(section)).toBe(
+      TOOL_MESSAGES.gameError("bad_request", `unknown section "${big}"`, "args.sections[0]"),
+    );
+    // 'unknown section "' and 183 q's are the first 200 of the message's 1048594 characters.
+    expect(text(section)).toBe(
+      `bad_request: unknown section "${"q".repeat(183)}…(${big.length + 18} characters) (field args.sections[0])`,
+    );
+    const kind = await call("factorio_jobs_enqueue", { jobs: [{ kind: big }] });
+    expect(kind.isError).toBe(true);
+    expect(text(kind).length).toBeLessThan(400);
+    expect(text(kind)).toContain(`unknown job kind "${"q".repeat(150)}`);
+    expect(text(kind)).toContain(`…(${big.length + 19} characters) (field args.jobs[0].kind)`);
+  });
+
   it("refuses a non-loopback Host with 421 and a non-loopback Origin with 403", async () => {
     const post = (headers: Record<string, string>) =>
       new Promise<number>((resolve, reject) => {
