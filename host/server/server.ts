@@ -25,7 +25,9 @@ import { followAgentNotify, SIGNAL_EVENT } from "../ingress/ingress.ts";
 import { trackSockets } from "../net.ts";
 import { dataDir } from "../paths.ts";
 import { openStore, type Store } from "../store/store.ts";
-import { VOCABULARY_FILE } from "../vocabulary-source.ts";
+import { fileVocabulary, VOCABULARY_FILE } from "../vocabulary-source.ts";
+import { registerVoiceCommands } from "../voice/commands.ts";
+import { handleVoice } from "../voice/route.ts";
 import { registerAppCommands } from "./app-commands.ts";
 import { handleAvatarUpload } from "./avatar-upload.ts";
 import { BRIDGE_PATH, type Bridge, createBridge } from "./bridge.ts";
@@ -98,6 +100,8 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     vocabularyFile: join(dir, VOCABULARY_FILE),
     browser: opts.browserCommands,
   });
+  registerVoiceCommands(commands, store);
+  const vocabulary = fileVocabulary(join(dir, VOCABULARY_FILE));
   const bridge = createBridge(commands, store);
   const push = createPushRelay({ kv: store, apiKey });
 
@@ -106,6 +110,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     res.setHeader("x-frame-options", "DENY");
     if (handleProxy(req, res, { kv: store, apiKey })) return;
     if (handleAvatarUpload(req, res, { kv: store, dataDir: dir })) return;
+    if (handleVoice(req, res, { kv: store, vocabulary, env })) return;
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { "content-type": "text/plain" }).end("method not allowed");

@@ -1,0 +1,99 @@
+/**
+ * The voice route: `POST /api/voice/<presetId>` with `{text, emotion_id?, emotion_text?, caption?}` answers
+ * the segment's audio (docs/voice.md#the-route). The host resolves the character's engine and adds its key;
+ * nothing of the key travels back. Mounted behind the host's loopback guard like every other route.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { Preset } from "../../src/app/presets/preset.ts";
+import { getPreset, type KeyValue } from "../../src/app/presets/presets.ts";
+import type { Vocabulary } from "../../src/app/vocabulary/vocabulary.ts";
+import { type SpeechRequest, VOICE_PREFIX } from "../../src/voice/settings.ts";
+import { sendError } from "../server/proxy.ts";
+import { MAX_SEGMENT_CHARS, resolveVoice, synthesize, VoiceError } from "./synthesize.ts";
+
+export interface VoiceRouteDeps {
+  kv: KeyValue;
+  vocabulary(): Vocabulary;
+  env?: NodeJS.ProcessEnv;
+  /** Tests: another local command (a missing one). */
+  localCommand?: string;
+}
+
+const MAX_BODY = 64 * 1024;
+
+const str = (v: unknown, max: number) => (typeof v === "string" ? v.slice(0, max) : undefined);
+
+/** Handles the voice route; false when the URL is not under VOICE_PREFIX. */
+export function handleVoice(req: IncomingMessage, res: ServerResponse, deps: VoiceRouteDeps): boolean {
+  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+  if (!url.pathname.startsWith(VOICE_PREFIX)) return false;
+  const m = /^([a-z0-9_-]+)$/.exec(url.pathname.slice(VOICE_PREFIX.length));
+  if (!m) {
+    sendError(res, 404, "not found");
+    return true;
+  }
+  if (req.method !== "POST") {
+    sendError(res, 405, "method not allowed");
+    return true;
+  }
+  const preset: Preset | undefined = getPreset(deps.kv, m[1]!);
+  if (!preset) {
+    sendError(res, 404, `unknown preset ${m[1]}`);
+    return true;
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  req.on("data", (c: Buffer) => {
+    size += c.length;
+    if (size > MAX_BODY) {
+      sendError(res, 413, "segment too large");
+      req.destroy();
+      return;
+    }
+    chunks.push(c);
+  });
+  req.on("end", async () => {
+    if (res.headersSent) return;
+    let body: Record<string, unknown>;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
+    } catch {
+      sendError(res, 400, "the body is not JSON");
+      return;
+    }
+    const text = str(body.text, MAX_SEGMENT_CHARS + 1);
+    if (!text?.trim() || text.length > MAX_SEGMENT_CHARS) {
+      sendError(res, 400, `text must be 1-${MAX_SEGMENT_CHARS} characters`);
+      return;
+    }
+    const speech: SpeechRequest = {
+      text,
+      emotion_id: str(body.emotion_id, 64),
+      emotion_text: str(body.emotion_text, 200),
+      caption: str(body.caption, 1000),
+    };
+    const ac = new AbortController();
+    res.on("close", () => {
+      if (!res.writableFinished) ac.abort();
+    });
+    try {
+      const voice = resolveVoice(deps.kv, preset, deps.vocabulary(), deps.env);
+      if (deps.localCommand) voice.localCommand = deps.localCommand;
+      const out = await synthesize(voice, speech, ac.signal);
+      res.writeHead(200, {
+        "content-type": out.mime,
+        "content-length": out.bytes.length,
+        "cache-control": "no-store",
+        "x-yui-voice-engine": out.engine,
+        "x-yui-voice-format": out.format,
+        "x-yui-voice-first-audio-ms": Math.round(out.firstAudioMs),
+      });
+      res.end(out.bytes);
+    } catch (e) {
+      if (ac.signal.aborted || res.headersSent) return;
+      const status = e instanceof VoiceError ? e.status : 500;
+      sendError(res, status, (e as Error).message);
+    }
+  });
+  return true;
+}
