@@ -11,6 +11,8 @@ export type CliOutcome =
       signal: NodeJS.Signals | null;
       /** The backstop fired and the CLI was killed. */
       killed: boolean;
+      /** When the backstop killed it (epoch ms). */
+      killedAt?: number;
       stdout: OutputCollector;
       stderr: OutputCollector;
     };
@@ -33,6 +35,7 @@ export function runCli(opts: {
     const stdout = new OutputCollector();
     const stderr = new OutputCollector();
     let killed = false;
+    let killedAt: number | undefined;
     let backstop: NodeJS.Timeout | undefined;
 
     let spawned = false;
@@ -44,6 +47,7 @@ export function runCli(opts: {
       spawned = true;
       backstop = setTimeout(() => {
         killed = true;
+        killedAt = Date.now();
         child.kill("SIGKILL");
       }, opts.backstopMs);
       // The CLI may exit before reading everything: a broken pipe is its business, not a host crash.
@@ -74,7 +78,7 @@ export function runCli(opts: {
         child.stderr.destroy();
         stdout.finish();
         stderr.finish();
-        resolve({ started: true, code, signal, killed, stdout, stderr });
+        resolve({ started: true, code, signal, killed, killedAt, stdout, stderr });
       };
       const restart = () => {
         if (grace) clearTimeout(grace);

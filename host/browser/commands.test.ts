@@ -6,6 +6,7 @@ import { describe, expect, it } from "vitest";
 import {
   BROWSER_RESULT,
   droppedShotsNote,
+  OVERLAP_NOTE,
   RESULT_CAP_BYTES,
   TRUNCATED_MARK,
   UNTRUSTED_LINE,
@@ -45,6 +46,13 @@ describe("browserHostConfig", () => {
     const a = browserHostConfig();
     expect([a.deadlineMs, a.backstopMs, a.tmpDir, a.env]).toEqual([25_000, 28_000, tmpdir(), process.env]);
     expect(browserHostConfig().locks).toBe(a.locks);
+    expect(browserHostConfig().kills).toBe(a.kills);
+  });
+
+  it("notes an overlap for the deadline plus the deadline-to-backstop slack after a kill: 28 s, scaled with them", () => {
+    expect(browserHostConfig().overlapMs).toBe(28_000);
+    expect(browserHostConfig({ deadlineMs: 1_000, backstopMs: 1_500 }).overlapMs).toBe(1_500);
+    expect(browserHostConfig({ deadlineMs: 20_000, backstopMs: 5_000 }).overlapMs).toBe(20_000);
   });
 });
 
@@ -235,6 +243,44 @@ describe("browser_run: the backstop", () => {
     await registerBrowserCommands((name: string, _handler: CommandHandler) => mounted.push(name), h.config);
     expect(mounted).toEqual(["browser_run", "browser_guide"]);
     expect(await leftoverFolders(h.standin.tmp)).toEqual([]);
+  });
+});
+
+describe("browser_run: a call after a backstop kill", () => {
+  it("says in its result that the killed script may still run beside it, only in that space and only within the window", async () => {
+    // The deadline is never reached here; the window is scaled through the configuration.
+    const h = await harness({ config: { deadlineMs: 20_000, backstopMs: 2_500, overlapMs: 6_000 } });
+    const blocking =
+      'console.log("blocking");\nAtomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 7_000);';
+    const killed = textOf(await run(h, "alice", blocking));
+    expect(killed).toBe(BROWSER_RESULT.unknown);
+    const killedAt = Date.now();
+
+    // The same space right away: the note sits between the (absent) status line and the untrusted line.
+    const next = textOf(await run(h, "alice", 'console.log("second");'));
+    expect(next).toBe(`${OVERLAP_NOTE}\n${UNTRUSTED_LINE}\nsecond`);
+    // And it was true: the killed script was still running when this call's script ran.
+    const events = await h.standin.events();
+    const secondStart = events.filter((e) => e.event === "script-started")[1]!.t as number;
+    const firstExit = await waitFor(async () =>
+      (await h.standin.events()).find((e) => e.event === "script-exit"),
+    );
+    expect(firstExit.t as number).toBeGreaterThan(secondStart);
+
+    // A failure keeps its status line first; another space has no note.
+    const failed = textOf(await run(h, "alice", "process.exit(3);"));
+    expect(failed.split("\n").slice(0, 3)).toEqual([BROWSER_RESULT.failed, OVERLAP_NOTE, UNTRUSTED_LINE]);
+    expect(textOf(await run(h, "bob", 'console.log("other space");'))).toBe(`${UNTRUSTED_LINE}\nother space`);
+
+    // The note is never cut by the 64 KiB cap.
+    const huge = textOf(await run(h, "alice", 'console.log("x".repeat(200_000));'));
+    expect(huge.split("\n").slice(0, 2)).toEqual([OVERLAP_NOTE, UNTRUSTED_LINE]);
+    expect(huge.endsWith(TRUNCATED_MARK)).toBe(true);
+    expect(bytes(huge)).toBeLessThanOrEqual(RESULT_CAP_BYTES);
+
+    // Past the window the same space answers as usual.
+    await new Promise((r) => setTimeout(r, Math.max(0, killedAt + 6_000 - Date.now())));
+    expect(textOf(await run(h, "alice", 'console.log("later");'))).toBe(`${UNTRUSTED_LINE}\nlater`);
   });
 });
 

@@ -10,6 +10,7 @@ import {
   BROWSER_RESULT_PREFIX,
   BROWSER_TIMINGS,
   MAX_SCREENSHOTS,
+  OVERLAP_NOTE,
   RESULT_CAP_BYTES,
   SCREENSHOT_MAX_EDGE,
 } from "../../src/io/chat/tools/browser/results.ts";
@@ -18,6 +19,7 @@ import type { CommandHandler, CommandOptions } from "../commands.ts";
 
 export type { CommandHandler, CommandOptions };
 
+import { BackstopKills } from "./backstop-kills.ts";
 import { runCli } from "./cli-process.ts";
 import { locateEgoBrowser } from "./locate.ts";
 import { buildScript, spaceName } from "./prelude.ts";
@@ -44,19 +46,33 @@ export interface BrowserHostConfig {
   env: NodeJS.ProcessEnv;
   /** The per-space locks; one set per host. */
   locks: SpaceLocks;
+  /**
+   * How long after a backstop kill the killed script may still run: a later call of that space whose CLI starts
+   * within it carries OVERLAP_NOTE. By default the deadline plus the slack between deadline and backstop
+   * (25 s + 3 s = 28 s): the script may have started as late as the kill (ego lite launching, say), and stops
+   * itself at its own start + the deadline.
+   */
+  overlapMs: number;
+  /** The backstop kills per space; one set per host. */
+  kills: BackstopKills;
 }
 
 const hostLocks = new SpaceLocks();
+const hostKills = new BackstopKills();
 
 /** The host's configuration: the spec's timings, the OS temp directory, this process's environment and locks. */
 export function browserHostConfig(overrides: Partial<BrowserHostConfig> = {}): BrowserHostConfig {
+  const deadlineMs = overrides.deadlineMs ?? BROWSER_TIMINGS.deadlineMs;
+  const backstopMs = overrides.backstopMs ?? BROWSER_TIMINGS.backstopMs;
   return {
-    deadlineMs: BROWSER_TIMINGS.deadlineMs,
-    backstopMs: BROWSER_TIMINGS.backstopMs,
+    deadlineMs,
+    backstopMs,
     graceMs: 500,
     tmpDir: tmpdir(),
     env: process.env,
     locks: hostLocks,
+    overlapMs: deadlineMs + Math.max(0, backstopMs - deadlineMs),
+    kills: hostKills,
     ...overrides,
   };
 }
@@ -104,6 +120,8 @@ export async function browserRun(
       return BROWSER_RESULT_PREFIX.shotFolderFailed + reasonOf(err);
     }
     const script = buildScript({ space, shotFolder: folder, deadlineMs: config.deadlineMs, code });
+    // Decided as the CLI starts: a script killed earlier in this space may still run beside this one.
+    const overlap = config.kills.mayStillRun(space) ? OVERLAP_NOTE : undefined;
     const outcome = await runCli({
       path: cli,
       args: ["nodejs"],
@@ -122,9 +140,9 @@ export async function browserRun(
     // After a backstop kill the script's state is unknown: the answer is that exact string (the spec's status
     // lines are the two failures only), with whatever screenshots it took for the backend to inspect.
     if (outcome.killed) {
-      return shots.images.length > 0
-        ? { text: BROWSER_RESULT.unknown, images: shots.images }
-        : BROWSER_RESULT.unknown;
+      config.kills.record(space, (outcome.killedAt ?? Date.now()) + config.overlapMs);
+      const text = overlap ? `${BROWSER_RESULT.unknown}\n${overlap}` : BROWSER_RESULT.unknown;
+      return shots.images.length > 0 ? { text, images: shots.images } : text;
     }
     const { output, overflow } = outcome.stderr.text();
     const status =
@@ -135,6 +153,7 @@ export async function browserRun(
           : BROWSER_RESULT.failed;
     const text = composeScriptText({
       status,
+      overlap,
       output,
       overflow,
       exitLine: outcome.stderr.exitLine(),

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   BROWSER_RESULT,
   droppedShotsNote,
+  OVERLAP_NOTE,
   RESULT_CAP_BYTES,
   TRUNCATED_MARK,
   UNTRUSTED_LINE,
@@ -42,6 +43,24 @@ describe("composeScriptText", () => {
     expect(bytes(text)).toBeGreaterThan(RESULT_CAP_BYTES - 8);
     expect(text.startsWith(`${BROWSER_RESULT.failed}\n${UNTRUSTED_LINE}\naaa`)).toBe(true);
     expect(text.endsWith(`a\n${TRUNCATED_MARK}\n${exit}\n${notes[0]}`)).toBe(true);
+  });
+
+  it("puts the overlap note after the status line and before the untrusted line, and never cuts it", () => {
+    expect(composeScriptText({ overlap: OVERLAP_NOTE, output: "x" })).toBe(
+      `${OVERLAP_NOTE}\n${UNTRUSTED_LINE}\nx`,
+    );
+    const exit = "ego-browser: exited with code 1";
+    const notes = [droppedShotsNote(1)];
+    const text = composeScriptText({
+      status: BROWSER_RESULT.failed,
+      overlap: OVERLAP_NOTE,
+      output: `${"é".repeat(60_000)}\n${exit}\n`,
+      exitLine: exit,
+      notes,
+    });
+    expect(bytes(text)).toBeLessThanOrEqual(RESULT_CAP_BYTES);
+    expect(text.startsWith(`${BROWSER_RESULT.failed}\n${OVERLAP_NOTE}\n${UNTRUSTED_LINE}\néé`)).toBe(true);
+    expect(text.endsWith(`é\n${TRUNCATED_MARK}\n${exit}\n${notes[0]}`)).toBe(true);
   });
 
   it("cuts output that was too large to keep in memory even if the kept part would fit", () => {

@@ -74,11 +74,14 @@ export function cutUtf8(text: string, maxBytes: number): string {
 const byteLength = (text: string) => Buffer.byteLength(text, "utf8");
 
 /**
- * Builds a script result's text: [status line], the untrusted line, the output, the screenshot notes; capped at
- * 64 KiB of UTF-8. Only the output is cut (ending with [truncated]); a trailing exit line is kept after the cut.
+ * Builds a script result's text: [status line], [overlap note], the untrusted line, the output, the screenshot
+ * notes; capped at 64 KiB of UTF-8. Only the output is cut (ending with [truncated]); a trailing exit line is kept
+ * after the cut.
  */
 export function composeScriptText(opts: {
   status?: string;
+  /** The client's own note (OVERLAP_NOTE), before the untrusted line; never cut. */
+  overlap?: string;
   output: string;
   overflow?: boolean;
   exitLine?: string;
@@ -86,7 +89,7 @@ export function composeScriptText(opts: {
   capBytes?: number;
 }): string {
   const cap = opts.capBytes ?? RESULT_CAP_BYTES;
-  const head = opts.status ? `${opts.status}\n${UNTRUSTED_LINE}` : UNTRUSTED_LINE;
+  const head = [opts.status, opts.overlap, UNTRUSTED_LINE].filter((l) => l !== undefined).join("\n");
   const notes = (opts.notes ?? []).map((n) => `\n${n}`).join("");
   const output = opts.output.replace(/\s+$/, "");
   const whole = `${head}${output ? `\n${output}` : ""}${notes}`;

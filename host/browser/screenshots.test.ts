@@ -1,6 +1,8 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readdir, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { droppedShotsNote, unreadableShotsNote } from "../../src/io/chat/tools/browser/results.ts";
@@ -120,14 +122,86 @@ describe("screenshotNotes", () => {
   });
 });
 
+// A pid that surely belongs to no process: a child that has exited (and was reaped).
+function deadPid(): number {
+  const r = spawnSync(process.execPath, ["-e", ""]);
+  expect(r.status).toBe(0);
+  return r.pid;
+}
+
 describe("removeLeftoverShotFolders", () => {
-  it("deletes every yui-browser-* folder and leaves everything else", async () => {
-    await mkdir(join(root, "yui-browser-1-2-3"));
-    await writeFile(join(root, "yui-browser-1-2-3", "001.png"), "x");
-    await mkdir(join(root, "yui-browser-99-100-7"));
+  it("deletes the folders whose owner is gone or that no call of this process holds, and leaves everything else", async () => {
+    const dead = deadPid();
+    await mkdir(join(root, `yui-browser-${dead}-2-3`));
+    await writeFile(join(root, `yui-browser-${dead}-2-3`, "001.png"), "x");
+    await mkdir(join(root, "yui-browser-not-a-pid"));
+    // Ours, from an earlier start (a script recreated it late): no call of this process holds it.
+    await mkdir(join(root, `yui-browser-${process.pid}-5-999999`));
+    // Ours, a call in flight; and a live process's (the parent of this test run).
+    const inFlight = await createShotFolder(root);
+    await mkdir(join(root, `yui-browser-${process.ppid}-100-7`));
     await mkdir(join(root, "other"));
     await writeFile(join(root, "yui-browser-file"), "a file, not a folder");
-    expect(await removeLeftoverShotFolders(root)).toBe(2);
-    expect((await readdir(root)).sort()).toEqual(["other", "yui-browser-file"]);
+    expect(await removeLeftoverShotFolders(root)).toBe(3);
+    expect((await readdir(root)).sort()).toEqual(
+      [basename(inFlight), `yui-browser-${process.ppid}-100-7`, "other", "yui-browser-file"].sort(),
+    );
+    // Collected: no longer held, so the next start removes it (had a late script recreated it).
+    await collectScreenshots(inFlight);
+    await mkdir(inFlight);
+    expect(await removeLeftoverShotFolders(root)).toBe(1);
+  });
+});
+
+describe("start-up cleanup with two YUI processes on one temp directory", () => {
+  const OWNER = fileURLToPath(new URL("./fixtures/shot-folder-owner.ts", import.meta.url));
+  const owner = (mode: string) =>
+    spawn(process.execPath, ["--import", "tsx", OWNER, mode], {
+      env: { ...process.env, TMPDIR: root },
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+  const firstLine = (child: ChildProcess) =>
+    new Promise<string>((resolve, reject) => {
+      let out = "";
+      child.stdout!.on("data", (c: Buffer) => {
+        out += c.toString();
+        if (out.includes("\n")) resolve(out.split("\n")[0]!);
+      });
+      child.once("exit", (code) => reject(new Error(`exited with ${code} before answering: ${out}`)));
+    });
+  const exited = (child: ChildProcess) =>
+    new Promise<number | null>((resolve) => {
+      if (child.exitCode !== null) resolve(child.exitCode);
+      else child.once("exit", resolve);
+    });
+
+  // tsx keeps its cache in TMPDIR as well: only the screenshot folders count here.
+  const shotFolders = async () =>
+    (await readdir(root)).filter((n) => n.startsWith(SHOT_FOLDER_PREFIX)).sort();
+
+  it("leaves the other process's live folder and removes the folder of a process that is gone", async () => {
+    const holder = owner("hold");
+    try {
+      const live = await firstLine(holder);
+      const leaver = owner("leave");
+      const orphan = await firstLine(leaver);
+      expect(await exited(leaver)).toBe(0);
+      expect([dirname(live), dirname(orphan)]).toEqual([root, root]);
+      expect(await shotFolders()).toEqual([basename(live), basename(orphan)].sort());
+
+      // A second process starts (the app beside a running `yui chat`, or a second host).
+      const starter = owner("start");
+      expect(await firstLine(starter)).toBe("started");
+      expect(await exited(starter)).toBe(0);
+      expect(await shotFolders()).toEqual([basename(live)]);
+      expect((await stat(live)).isDirectory()).toBe(true);
+    } finally {
+      holder.stdin!.end();
+      await exited(holder);
+    }
+    // Once its owner is gone, the next start removes it too.
+    const starter = owner("start");
+    expect(await firstLine(starter)).toBe("started");
+    expect(await shotFolders()).toEqual([]);
   });
 });

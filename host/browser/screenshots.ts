@@ -12,6 +12,8 @@ import {
 export const SHOT_FOLDER_PREFIX = "yui-browser-";
 
 let folderCounter = 0;
+/** This process's folders whose call is still running (created, not yet collected). */
+const liveFolders = new Set<string>();
 
 /** Creates this call's screenshot folder, yui-browser-<pid>-<nanos>-<counter>, directly under tmpDir. */
 export async function createShotFolder(tmpDir: string): Promise<string> {
@@ -21,6 +23,7 @@ export async function createShotFolder(tmpDir: string): Promise<string> {
   // The prelude needs an absolute path: the script runs in ego lite, not in our working directory.
   const folder = join(resolve(tmpDir), `${SHOT_FOLDER_PREFIX}${process.pid}-${nanos}-${folderCounter}`);
   await mkdir(folder, { mode: 0o700 });
+  liveFolders.add(folder);
   return folder;
 }
 
@@ -85,6 +88,7 @@ export async function collectScreenshots(
     };
   } finally {
     await rm(folder, { recursive: true, force: true }).catch(() => undefined);
+    liveFolders.delete(folder);
   }
 }
 
@@ -96,7 +100,36 @@ export function screenshotNotes(shots: Pick<CollectedShots, "dropped" | "unreada
   return notes;
 }
 
-/** Deletes every leftover yui-browser-* folder under tmpDir (run at host start); returns how many went. */
+const FOLDER_NAME = /^yui-browser-(\d+)-\d+-\d+$/;
+
+/** Whether a process with this pid exists (EPERM: it does, owned by someone else). */
+export function processAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Whether a yui-browser-* folder is a leftover: its owning process (the pid in its name) is gone, or it is this
+ * process's and no call of ours holds it. Another live YUI process's folder (the app beside a `yui chat`, two
+ * hosts) is never a leftover. A name without the pid pattern has no owner to protect.
+ */
+export function isLeftoverShotFolder(name: string, folder: string): boolean {
+  const m = FOLDER_NAME.exec(name);
+  if (!m) return true;
+  const pid = Number(m[1]);
+  if (pid === process.pid) return !liveFolders.has(folder);
+  return !processAlive(pid);
+}
+
+/**
+ * Deletes the leftover yui-browser-* folders under tmpDir (run at host start; isLeftoverShotFolder); returns how
+ * many went.
+ */
 export async function removeLeftoverShotFolders(tmpDir: string): Promise<number> {
   let entries: import("node:fs").Dirent[];
   try {
@@ -104,7 +137,12 @@ export async function removeLeftoverShotFolders(tmpDir: string): Promise<number>
   } catch {
     return 0;
   }
-  const leftovers = entries.filter((e) => e.isDirectory() && e.name.startsWith(SHOT_FOLDER_PREFIX));
+  const leftovers = entries.filter(
+    (e) =>
+      e.isDirectory() &&
+      e.name.startsWith(SHOT_FOLDER_PREFIX) &&
+      isLeftoverShotFolder(e.name, join(resolve(tmpDir), e.name)),
+  );
   await Promise.all(leftovers.map((e) => rm(join(tmpDir, e.name), { recursive: true, force: true })));
   return leftovers.length;
 }

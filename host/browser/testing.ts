@@ -8,6 +8,7 @@ import { type BrowserInvoke, createBrowserRelay } from "../../src/io/browser/bro
 import { createBrowserTool } from "../../src/io/chat/tools/browser/browser-tool.ts";
 import type { ClientTool, ToolResult } from "../../src/io/chat/tools/client-tools.ts";
 import { installStandin, type Standin } from "../../tools/ego-browser-standin/install.ts";
+import { BackstopKills } from "./backstop-kills.ts";
 import {
   type BrowserHostConfig,
   browserHostConfig,
@@ -52,6 +53,7 @@ export async function browserHarness(
     env: standin.env,
     tmpDir: standin.tmp,
     locks: new SpaceLocks(),
+    kills: new BackstopKills(),
     ...opts.config,
   });
   const handlers = new Map<string, CommandHandler>();
