@@ -7,6 +7,7 @@ type Main = (argv: string[]) => Promise<number>;
 const commands: Record<string, string> = {
   chat: "../chat/cli.ts",
   serve: "../server/serve-cli.ts",
+  speak: "../voice/speak-cli.ts",
   store: "../store/cli.ts",
   tools: "../chat/tools-cli.ts",
 };
