@@ -15,7 +15,14 @@ export interface IngressAnswer {
   [field: string]: unknown;
 }
 
-/** Reads the ingress address from the environment; throws with a clear message for a bad value. */
+/** The hosts the ingress can be reached at: it listens on 127.0.0.1 only (host/ingress, listenLoopback). */
+const INGRESS_HOSTS = new Set(["127.0.0.1", "localhost"]);
+
+/**
+ * Reads the ingress address from AVATAR_INGRESS_URL (unset or blank: the default). Accepts exactly what
+ * MESSAGES.badUrl says: http://, host 127.0.0.1 or localhost (any case), an optional port 1-65535 and
+ * path, no user, query or fragment. Answers it without a trailing slash; throws MESSAGES.badUrl otherwise.
+ */
 export function ingressUrlFrom(env: NodeJS.ProcessEnv): string {
   const raw = env.AVATAR_INGRESS_URL?.trim() || DEFAULT_INGRESS_URL;
   let u: URL;
@@ -24,8 +31,17 @@ export function ingressUrlFrom(env: NodeJS.ProcessEnv): string {
   } catch {
     throw new Error(MESSAGES.badUrl(raw));
   }
-  if (u.protocol !== "http:" && u.protocol !== "https:") throw new Error(MESSAGES.badUrl(raw));
-  return u.href.replace(/\/+$/, "");
+  const ok =
+    u.protocol === "http:" &&
+    INGRESS_HOSTS.has(u.hostname) &&
+    u.port !== "0" &&
+    u.username === "" &&
+    u.password === "" &&
+    // "http://h/?" parses to an empty search: the raw text decides.
+    !raw.includes("?") &&
+    !raw.includes("#");
+  if (!ok) throw new Error(MESSAGES.badUrl(raw));
+  return `${u.protocol}//${u.host}${u.pathname.replace(/\/+$/, "")}`;
 }
 
 function refused(e: unknown): boolean {

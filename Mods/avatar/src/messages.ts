@@ -1,3 +1,5 @@
+import { quoteInput } from "@yui/mod-kit";
+
 /** The avatar mod's exact words, written once (docs/mods/avatar.md); tests assert from here. */
 
 /** The client's reason words a gesture that did not happen carries (the spec's avatar section). */
@@ -18,14 +20,17 @@ export const MESSAGES = {
     `the YUI app's ingress does not answer at ${url}: run the app with agent-notify on ` +
     `(yui store set yui.agent_notify '{"enabled":true}'), or set ${INGRESS_URL_ENV} to its address if its port was changed`,
   /** The ingress answered with an HTTP error. */
-  ingressRefused: (status: number, error: string) => `the YUI app's ingress answered ${status}: ${error}`,
+  ingressRefused: (status: number, error: string) =>
+    `the YUI app's ingress answered ${status}: ${quoteInput(error)}`,
   /** The ingress took longer than the deadline. */
   ingressSlow: (url: string, ms: number) =>
     `the YUI app's ingress at ${url} did not answer within ${ms / 1000} s`,
   /** The ingress answered something that is not its JSON. */
   ingressGarbled: (url: string) =>
     `the service at ${url} is not the YUI app's ingress (its answer is not the ingress's JSON)`,
-  /** AVATAR_INGRESS_URL is not an http URL. */
+  /** AVATAR_INGRESS_URL is not an address the ingress can have: it says exactly what ingressUrlFrom accepts. */
   badUrl: (value: string) =>
-    `${INGRESS_URL_ENV} must be an http:// URL such as ${DEFAULT_INGRESS_URL}, not '${value}'`,
+    `${INGRESS_URL_ENV} must be an http:// URL to 127.0.0.1 or localhost (where the app's ingress listens), ` +
+    `with an optional port and path and no user, query or fragment, such as ${DEFAULT_INGRESS_URL}; ` +
+    `got '${quoteInput(value)}'`,
 } as const;

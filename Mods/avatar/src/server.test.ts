@@ -1,13 +1,13 @@
 import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { connectClient, GUARD_REFUSALS, type ServedMcp, serveMcp } from "@yui/mod-kit";
+import { connectClient, GUARD_REFUSALS, LAUNCH_MESSAGES, type ServedMcp, serveMcp } from "@yui/mod-kit";
 import { freePort, INITIALIZE_BODY, MCP_POST_HEADERS, rawRequest } from "@yui/mod-kit/testing";
 import { startRouter } from "@yui/router/src/router.ts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningIngress, startIngress } from "../../../host/ingress/ingress.ts";
 import { queueHangingGesture, scriptedExecutor } from "../../../host/ingress/testing.ts";
-import { createIngressClient } from "./ingress-client.ts";
+import { createIngressClient, ingressUrlFrom } from "./ingress-client.ts";
 import { MESSAGES, REASONS } from "./messages.ts";
 import { buildServer } from "./server.ts";
 
@@ -170,6 +170,25 @@ describe("the avatar tools against the real ingress", () => {
   });
 });
 
+describe("a 1 MB argument", () => {
+  it("is refused by the schema naming the field, quoting none of it, without reaching the app", async () => {
+    const big = "z".repeat(1 << 20);
+    const before = ex.calls.length;
+    for (const [name, args, field] of [
+      ["sit_on_window", { app: big }, "app"],
+      ["peek", { side: big }, "side"],
+      ["move_to", { spot: big }, "spot"],
+    ] as const) {
+      const r = await call(name, args);
+      expect(r.isError).toBe(true);
+      expect(text(r).length).toBeLessThan(400);
+      expect(text(r)).toContain(field);
+      expect(text(r)).not.toContain("zzzz");
+    }
+    expect(ex.calls.length).toBe(before);
+  });
+});
+
 describe("an unusable ingress", () => {
   const withIngressAt = async (url: string, fn: (c: typeof client) => Promise<void>) => {
     const served = await serveMcp({
@@ -208,6 +227,28 @@ describe("an unusable ingress", () => {
     });
   });
 
+  it("whose refusal quotes a huge value gives a tool error quoting at most 200 characters of it", async () => {
+    const big = "w".repeat(1 << 20);
+    const echo = createServer((_req, res) => {
+      res.writeHead(400, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: `no window of app ${big}` }));
+    });
+    const port = await new Promise<number>((r) =>
+      echo.listen(0, "127.0.0.1", () => r((echo.address() as { port: number }).port)),
+    );
+    try {
+      await withIngressAt(`http://127.0.0.1:${port}`, async (c) => {
+        const r = (await c.client.callTool({ name: "stand", arguments: {} })) as CallToolResult;
+        expect(r.isError).toBe(true);
+        expect(text(r)).toBe(
+          `the YUI app's ingress answered 400: no window of app ${"w".repeat(183)}…(${big.length + 17} characters)`,
+        );
+      });
+    } finally {
+      await new Promise((r) => echo.close(r));
+    }
+  });
+
   it("that is some other service gives a tool error saying so", async () => {
     const other = createServer((_req, res) => res.end("<html>hello</html>"));
     const port = await new Promise<number>((r) =>
@@ -221,6 +262,20 @@ describe("an unusable ingress", () => {
       });
     } finally {
       await new Promise((r) => other.close(r));
+    }
+  });
+});
+
+describe("AVATAR_INGRESS_URL's accepted forms", () => {
+  it("each reach the real ingress", async () => {
+    const port = new URL(ingress.url).port;
+    for (const value of [
+      `http://localhost:${port}`,
+      `http://127.0.0.1:${port}/`,
+      `HTTP://LOCALHOST:${port}/`,
+    ]) {
+      const ic = createIngressClient(ingressUrlFrom({ AVATAR_INGRESS_URL: value }));
+      expect(await ic.read("/avatar/body"), value).toMatchObject({ result: "ok", body: BODY });
     }
   });
 });
@@ -314,6 +369,29 @@ describe("the command line", () => {
     } finally {
       p.kill("SIGTERM");
       await new Promise((r) => p.once("exit", r));
+    }
+  });
+
+  it("exits 1 with one line on stderr, no stack, when its port is taken", async () => {
+    const held = createServer();
+    const port = await new Promise<number>((r) =>
+      held.listen(0, "127.0.0.1", () => r((held.address() as { port: number }).port)),
+    );
+    try {
+      const p = start(["--port", String(port)], {});
+      let stderr = "";
+      p.stderr.on("data", (d) => {
+        stderr += d;
+      });
+      const code = await new Promise((r) => p.once("exit", r));
+      expect(code).toBe(1);
+      expect(stderr).toBe(`${LAUNCH_MESSAGES.portInUse(port)}\n`);
+      expect(stderr).toBe(
+        `error: port ${port} on 127.0.0.1 is already in use; choose another with --port N\n`,
+      );
+      expect(stderr).not.toMatch(/^\s+at /m);
+    } finally {
+      await new Promise((r) => held.close(r));
     }
   });
 
