@@ -8,7 +8,7 @@ export default defineConfig({
       {
         test: {
           name: "app",
-          include: ["src/**/*.test.ts", "host/**/*.test.ts", "tools/**/*.test.ts"],
+          include: ["src/**/*.test.ts", "host/**/*.test.ts", "shell/**/*.test.ts", "tools/**/*.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

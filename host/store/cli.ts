@@ -6,7 +6,7 @@ import { dataDir } from "../paths.ts";
 import { registeredKeys, StoreError } from "./schema.ts";
 import { openStore } from "./store.ts";
 
-const USAGE = `usage: yui store get KEY
+export const USAGE = `usage: yui store get KEY
        yui store set KEY JSON
        yui store delete KEY
        yui store list [--all]

@@ -1,6 +1,7 @@
 /**
  * The browser build's entry: connects the bridge, mirrors the store and shows one view, chosen by `?view=`:
- * main (the characters' chat), settings, quick (quick controls) or phone (chat only).
+ * main (the characters' chat), settings, quick (quick controls), phone (chat only) or desktop (one character's
+ * window in the desktop app).
  */
 import { connectBridge } from "./bridge-client.ts";
 import { h, replace } from "./dom.ts";
@@ -16,7 +17,8 @@ type View = keyof typeof VIEWS;
 
 const root = document.getElementById("app")!;
 const raw = new URLSearchParams(location.search).get("view") ?? "main";
-const view: View = raw in VIEWS ? (raw as View) : "main";
+// `desktop`: a character's own window in the desktop app (desktop-view.ts, docs/desktop.md), no navigation.
+const view: View | "desktop" = raw === "desktop" ? "desktop" : raw in VIEWS ? (raw as View) : "main";
 document.body.dataset.view = view;
 
 const toastBox = h("div", { class: "toasts", role: "status" });
@@ -56,10 +58,13 @@ const nav = h(
   dot,
 );
 const content = h("main", { class: `view view-${view}` }, h("p", { class: "loading" }, "Connecting to YUI…"));
-replace(root, nav, content, toastBox);
+replace(root, ...(view === "desktop" ? [] : [nav]), content, toastBox);
 
 await bridge.ready;
-const mount = { main: mountMain, settings: mountSettings, quick: mountQuick, phone: mountPhone }[view];
+const mount =
+  view === "desktop"
+    ? (await import("./desktop-view.ts")).mountDesktop
+    : { main: mountMain, settings: mountSettings, quick: mountQuick, phone: mountPhone }[view];
 replace(content);
 mount(content, { bridge, kv, toast });
 document.body.dataset.ready = "true";

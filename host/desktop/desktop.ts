@@ -1,0 +1,120 @@
+/**
+ * The desktop app's windows (docs/desktop.md): main's window holds the active character, and each preset
+ * opened as a pet (Settings → Characters) gets its own window; they follow the store as the user opens,
+ * closes, renames and switches characters. The shell is reached only through the shell contract.
+ */
+
+import type { Monitor } from "../../shell/contract.ts";
+import { activePresetId, closePet, listPresets, openPetIds } from "../../src/app/presets/presets.ts";
+import type { Store } from "../store/store.ts";
+import type { ShellProcess } from "./shell-process.ts";
+
+/** A character window's size before the user moves it. */
+export const WINDOW_SIZE = { width: 360, height: 560 } as const;
+
+/** The page of a character's window. */
+export function desktopUrl(hostUrl: string, presetId: string, role: "main" | "pet"): string {
+  return `${hostUrl}?view=desktop&preset=${encodeURIComponent(presetId)}&role=${role}`;
+}
+
+/**
+ * Where the n-th character window starts: side by side from the bottom-right corner of the primary
+ * monitor's work area, leftwards.
+ */
+export function initialPlace(n: number, monitors: Monitor[]): { x: number; y: number } | undefined {
+  const m = monitors.find((x) => x.primary) ?? monitors[0];
+  if (!m) return undefined;
+  const wa = m.workarea;
+  const { width, height } = WINDOW_SIZE;
+  return {
+    x: Math.max(wa.x, wa.x + wa.width - width * (n + 1) - 16 * n - 16),
+    y: Math.max(wa.y, wa.y + wa.height - height - 16),
+  };
+}
+
+/** The windows that should be open now: main's, then the pets', by preset id with their title. */
+export function wantedWindows(kv: Store): { id: string; title: string; role: "main" | "pet" }[] {
+  const names = new Map(listPresets(kv).map((p) => [p.id, p.name]));
+  const main = activePresetId(kv);
+  return [
+    { id: main, title: names.get(main) ?? main, role: "main" as const },
+    ...openPetIds(kv).map((id) => ({ id, title: names.get(id) ?? id, role: "pet" as const })),
+  ];
+}
+
+export interface Desktop {
+  /** The ids of the windows open now, main's first. */
+  open(): string[];
+  dispose(): void;
+}
+
+/**
+ * Opens the windows on a ready shell and keeps them in step with the store. Closing main's window quits
+ * (`onQuit`); closing a pet's window closes that pet.
+ */
+export function startDesktop(opts: {
+  shell: ShellProcess;
+  store: Store;
+  hostUrl: string;
+  monitors: Monitor[];
+  onQuit: () => void;
+}): Desktop {
+  const { shell, store } = opts;
+  let monitors = opts.monitors;
+  // id -> what the window shows (role and title), to open, retitle or reopen on change.
+  const shown = new Map<string, { title: string; role: "main" | "pet" }>();
+  let placed = 0;
+
+  const sync = () => {
+    const want = wantedWindows(store);
+    const ids = new Set(want.map((w) => w.id));
+    for (const id of [...shown.keys()]) {
+      if (!ids.has(id)) {
+        shown.delete(id);
+        shell.send({ type: "close", id });
+      }
+    }
+    for (const w of want) {
+      const s = shown.get(w.id);
+      if (s && s.role !== w.role) {
+        // A pet became main (or back): its page changes role, so its window is opened anew.
+        shell.send({ type: "close", id: w.id });
+        shown.delete(w.id);
+      } else if (s && s.title !== w.title) {
+        shell.send({ type: "title", id: w.id, title: w.title });
+        s.title = w.title;
+      }
+      if (!shown.has(w.id)) {
+        shown.set(w.id, { title: w.title, role: w.role });
+        shell.send({
+          type: "open",
+          id: w.id,
+          title: w.title,
+          url: desktopUrl(opts.hostUrl, w.id, w.role),
+          ...WINDOW_SIZE,
+          ...initialPlace(placed++, monitors),
+        });
+      }
+    }
+  };
+
+  const offShell = shell.on((m) => {
+    if (m.type === "monitors") monitors = m.monitors;
+    if (m.type !== "closed" || !shown.has(m.id)) return;
+    const role = shown.get(m.id)!.role;
+    shown.delete(m.id);
+    if (role === "main") opts.onQuit();
+    else closePet(store, m.id, "user");
+  });
+  const offStore = store.onChange((c) => {
+    if (c.key === "yui.presets" || c.key === "yui.presets.open" || c.key === "yui.presets.active") sync();
+  });
+  sync();
+  return {
+    open: () => [...shown.keys()],
+    dispose() {
+      offShell();
+      offStore();
+    },
+  };
+}

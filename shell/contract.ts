@@ -1,0 +1,120 @@
+/**
+ * The shell contract (docs/desktop.md): what the host and a desktop shell (shell/gtk today; an Electron or
+ * native shell tomorrow) say to each other, as JSON lines on the shell's stdin (host → shell) and stdout
+ * (shell → host), and what a desktop page says to its shell. Kept narrow on purpose: windows, their input
+ * shape, their geometry and the monitors; everything else goes through the host's bridge like any window.
+ */
+import { z } from "zod";
+
+/** An axis-aligned rectangle in screen (or window) pixels. */
+export const RectSchema = z.object({
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+});
+export type Rect = z.infer<typeof RectSchema>;
+
+/** One monitor: its whole area and its work area (panels and docks excluded). */
+export const MonitorSchema = z.object({
+  index: z.number().int(),
+  name: z.string(),
+  primary: z.boolean(),
+  geometry: RectSchema,
+  workarea: RectSchema,
+});
+export type Monitor = z.infer<typeof MonitorSchema>;
+
+/** A character's window: `id` is the preset id. */
+export interface OpenWindow {
+  type: "open";
+  id: string;
+  /** The character's name: the window's title. */
+  title: string;
+  /** The page: `<host>/?view=desktop&preset=<id>&role=main|pet`. */
+  url: string;
+  width: number;
+  height: number;
+  /** Where to put it (kept on a visible monitor); the window manager decides when left out. */
+  x?: number;
+  y?: number;
+}
+
+/** Host → shell. */
+export type HostToShell =
+  | OpenWindow
+  | { type: "close"; id: string }
+  | { type: "move"; id: string; x: number; y: number }
+  | { type: "title"; id: string; title: string }
+  /** Off: the whole window takes input (the way back when the silhouette is wrong). */
+  | { type: "click-through"; id: string; enabled: boolean }
+  | { type: "quit" };
+
+const WindowGeometry = {
+  id: z.string(),
+  x: z.number(),
+  y: z.number(),
+  width: z.number(),
+  height: z.number(),
+  /** Index into the monitor list; -1 when unknown. */
+  monitor: z.number().int(),
+};
+
+/** Shell → host; validated by the host, a line that does not parse is logged and ignored. */
+export const ShellToHostSchema = z.discriminatedUnion("type", [
+  /** First line: which shell, whether a compositor runs (else windows are framed and opaque), the monitors. */
+  z.object({
+    type: z.literal("ready"),
+    shell: z.string(),
+    compositor: z.boolean(),
+    wayland: z.boolean(),
+    monitors: z.array(MonitorSchema),
+  }),
+  z.object({ type: z.literal("monitors"), monitors: z.array(MonitorSchema) }),
+  z.object({ type: z.literal("compositor"), compositor: z.boolean() }),
+  z.object({ type: z.literal("mapped"), ...WindowGeometry }),
+  z.object({ type: z.literal("geometry"), ...WindowGeometry }),
+  /** The input shape now in force: how many rectangles take clicks. */
+  z.object({ type: z.literal("shape"), id: z.string(), rects: z.number().int() }),
+  /** The user started dragging her; the window manager moves the window. */
+  z.object({ type: z.literal("drag"), id: z.string() }),
+  /** The user closed the window. */
+  z.object({ type: z.literal("closed"), id: z.string() }),
+  z.object({ type: z.literal("load-failed"), id: z.string(), uri: z.string(), message: z.string() }),
+  z.object({ type: z.literal("error"), message: z.string() }),
+  z.object({ type: z.literal("exit") }),
+]);
+export type ShellToHost = z.infer<typeof ShellToHostSchema>;
+
+/**
+ * Page → shell, through the script message handler `yui` (`window.webkit.messageHandlers.yui.postMessage`
+ * with a JSON string). `rects` take clicks (her silhouette, the bubble, the input); `drag` is where a press
+ * and move drags her window. Rectangles are `[x, y, width, height]` in window pixels.
+ */
+export type PageToShell =
+  | { type: "hello" }
+  | { type: "shape"; rects: [number, number, number, number][]; drag: [number, number, number, number][] };
+
+/** Shell → page, through `window.__yuiShell(message)`. */
+export interface ShellToPage {
+  type: "shell";
+  shell: string;
+  /** False: no transparency; the page draws an opaque background in a framed window. */
+  compositor: boolean;
+  wayland: boolean;
+}
+
+/** Parses one line of a shell's stdout; null for anything that is not a contract message (a log line). */
+export function parseShellLine(line: string): ShellToHost | null {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(line);
+  } catch {
+    return null;
+  }
+  const r = ShellToHostSchema.safeParse(raw);
+  return r.success ? r.data : null;
+}
+
+/** One host → shell line. */
+export const shellLine = (m: HostToShell): string => `${JSON.stringify(m)}\n`;

@@ -1,0 +1,325 @@
+// YUI's Linux desktop shell: gjs + GTK 3 + WebKitGTK 4.1, started by the host (`yui desktop`) as
+// `gjs -m shell/gtk/main.js`. It speaks the shell contract (shell/contract.ts, docs/desktop.md): JSON lines on
+// stdin (host -> shell) and stdout (shell -> host). Each character is one window: transparent (RGBA visual),
+// undecorated, above the others, off the taskbar and pager, WM_CLASS yui/YUI. The page inside talks to the
+// shell through the `yui` script message handler; the shell answers with run_javascript.
+import Gdk from "gi://Gdk?version=3.0";
+import Gio from "gi://Gio";
+import GLib from "gi://GLib";
+import Gtk from "gi://Gtk?version=3.0";
+import WebKit2 from "gi://WebKit2?version=4.1";
+import cairo from "cairo";
+import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
+
+Gtk.init(null);
+
+const stdout = new Gio.DataOutputStream({
+  base_stream: new Gio.UnixOutputStream({ fd: 1, close_fd: false }),
+});
+/** One message to the host: a JSON line on stdout. */
+function send(msg) {
+  try {
+    stdout.put_string(`${JSON.stringify(msg)}\n`, null);
+    stdout.flush(null);
+  } catch {
+    // The host is gone; stdin's end quits us.
+  }
+}
+const log = (text) => printerr(`[shell] ${text}`);
+
+const display = Gdk.Display.get_default();
+if (!display) {
+  printerr("[shell] no display: set DISPLAY (X11) or run under XWayland");
+  send({ type: "error", message: "no display" });
+  imports.system.exit(1);
+}
+const screen = display.get_default_screen();
+const wayland = Boolean(GLib.getenv("WAYLAND_DISPLAY"));
+const composited = () => Boolean(screen.is_composited() && screen.get_rgba_visual());
+
+function monitors() {
+  const out = [];
+  for (let i = 0; i < display.get_n_monitors(); i++) {
+    const m = display.get_monitor(i);
+    const g = m.get_geometry();
+    const w = m.get_workarea();
+    out.push({
+      index: i,
+      name: m.get_model() ?? `monitor ${i}`,
+      primary: m.is_primary(),
+      geometry: { x: g.x, y: g.y, width: g.width, height: g.height },
+      workarea: { x: w.x, y: w.y, width: w.width, height: w.height },
+    });
+  }
+  return out;
+}
+
+/** id -> { win, view, shape, drag, press, clickThrough } */
+const windows = new Map();
+
+function geometry(entry) {
+  const [x, y] = entry.win.get_position();
+  const [width, height] = entry.win.get_size();
+  const gw = entry.win.get_window();
+  const mon = gw ? display.get_monitor_at_window(gw) : null;
+  const list = monitors();
+  const index = mon ? list.findIndex((m) => m.name === (mon.get_model() ?? "")) : -1;
+  return { x, y, width, height, monitor: index };
+}
+
+// The input shape: only her silhouette (and the bubble, the input) takes clicks; everything else passes to
+// the windows below. Set on the GdkWindow, so it must exist (after realize); openbox keeps it across maps.
+function applyShape(id) {
+  const e = windows.get(id);
+  if (!e) return;
+  const gw = e.win.get_window();
+  if (!gw) return;
+  if (!e.clickThrough) {
+    gw.input_shape_combine_region(null, 0, 0);
+    return;
+  }
+  const region = new cairo.Region();
+  for (const [x, y, width, height] of e.shape) region.unionRectangle({ x, y, width, height });
+  gw.input_shape_combine_region(region, 0, 0);
+  send({ type: "shape", id, rects: e.shape.length });
+}
+
+function toPage(id, msg) {
+  const e = windows.get(id);
+  if (!e) return;
+  e.view.run_javascript(`window.__yuiShell && window.__yuiShell(${JSON.stringify(msg)})`, null, null);
+}
+
+function shellState() {
+  return { type: "shell", shell: "gtk", compositor: composited(), wayland };
+}
+
+function fromPage(id, raw) {
+  let msg;
+  try {
+    msg = JSON.parse(raw);
+  } catch {
+    return;
+  }
+  const e = windows.get(id);
+  if (!e || !msg || typeof msg !== "object") return;
+  if (msg.type === "shape") {
+    e.shape = cleanRects(msg.rects);
+    e.drag = cleanRects(msg.drag);
+    applyShape(id);
+  } else if (msg.type === "hello") {
+    toPage(id, shellState());
+  }
+}
+
+function open(m) {
+  if (windows.has(m.id)) {
+    const e = windows.get(m.id);
+    e.win.set_title(m.title);
+    e.win.present();
+    return;
+  }
+  const transparent = composited();
+  const win = new Gtk.Window({ type: Gtk.WindowType.TOPLEVEL, title: m.title });
+  win.set_wmclass("yui", "YUI");
+  win.set_default_size(m.width, m.height);
+  win.set_keep_above(true);
+  win.set_skip_taskbar_hint(true);
+  win.set_skip_pager_hint(true);
+  if (transparent) {
+    win.set_visual(screen.get_rgba_visual());
+    win.set_app_paintable(true);
+    win.set_decorated(false);
+    // Clear to fully transparent; the page draws her on top.
+    win.connect("draw", (_w, cr) => {
+      cr.setOperator(cairo.Operator.SOURCE);
+      cr.setSourceRGBA(0, 0, 0, 0);
+      cr.paint();
+      cr.$dispose();
+      return false;
+    });
+  }
+  const ucm = new WebKit2.UserContentManager();
+  ucm.register_script_message_handler("yui");
+  const view = new WebKit2.WebView({ user_content_manager: ucm });
+  const settings = view.get_settings();
+  settings.set_enable_webgl(true);
+  settings.set_enable_developer_extras(Boolean(GLib.getenv("YUI_SHELL_DEVTOOLS")));
+  if (transparent) view.set_background_color(new Gdk.RGBA({ red: 0, green: 0, blue: 0, alpha: 0 }));
+  win.add(view);
+  const entry = { win, view, shape: [], drag: [], press: null, clickThrough: transparent };
+  windows.set(m.id, entry);
+  ucm.connect("script-message-received::yui", (_u, result) => {
+    const v = result.get_js_value();
+    fromPage(m.id, v.is_string() ? v.to_string() : v.to_json(0));
+  });
+
+  // Dragging her: a press on her silhouette followed by a move of a few pixels hands the move to the window
+  // manager; a press without a move stays a click for the page (it opens her input).
+  view.connect("button-press-event", (_v, ev) => {
+    const [, button] = ev.get_button();
+    const [, x, y] = ev.get_coords();
+    const [, xr, yr] = ev.get_root_coords();
+    entry.press = button === 1 && inRects(entry.drag, x, y) ? { x: xr, y: yr, time: ev.get_time() } : null;
+    return false;
+  });
+  view.connect("button-release-event", () => {
+    entry.press = null;
+    return false;
+  });
+  view.connect("motion-notify-event", (_v, ev) => {
+    if (!entry.press) return false;
+    const [, xr, yr] = ev.get_root_coords();
+    if (Math.abs(xr - entry.press.x) + Math.abs(yr - entry.press.y) < 5) return false;
+    const p = entry.press;
+    entry.press = null;
+    win.begin_move_drag(1, Math.round(p.x), Math.round(p.y), p.time);
+    send({ type: "drag", id: m.id });
+    return true;
+  });
+
+  let configured = 0;
+  win.connect("configure-event", () => {
+    // Geometry settles in bursts (a drag): report once it is quiet.
+    if (configured) GLib.source_remove(configured);
+    configured = GLib.timeout_add(GLib.PRIORITY_DEFAULT, 150, () => {
+      configured = 0;
+      if (windows.get(m.id) === entry) send({ type: "geometry", id: m.id, ...geometry(entry) });
+      return GLib.SOURCE_REMOVE;
+    });
+    return false;
+  });
+  win.connect("map-event", () => {
+    applyShape(m.id);
+    send({ type: "mapped", id: m.id, ...geometry(entry) });
+    return false;
+  });
+  win.connect("delete-event", () => {
+    windows.delete(m.id);
+    send({ type: "closed", id: m.id });
+    return false;
+  });
+  view.connect("load-changed", (_v, ev) => {
+    if (ev === WebKit2.LoadEvent.FINISHED) toPage(m.id, shellState());
+  });
+  view.connect("load-failed", (_v, _ev, uri, err) => {
+    send({ type: "load-failed", id: m.id, uri, message: err.message });
+    return false;
+  });
+
+  const sep = m.url.includes("?") ? "&" : "?";
+  view.load_uri(transparent ? m.url : `${m.url}${sep}opaque=1`);
+  win.realize();
+  // Empty input shape until the page reports her silhouette: a transparent window never eats a click.
+  applyShape(m.id);
+  const at = m.x !== undefined && m.y !== undefined ? { x: m.x, y: m.y } : null;
+  if (at) {
+    const p = placeOnVisible({ ...at, width: m.width, height: m.height }, monitors());
+    win.move(p.x, p.y);
+  }
+  win.show_all();
+}
+
+function close(id) {
+  const e = windows.get(id);
+  if (!e) return;
+  windows.delete(id);
+  e.win.destroy();
+}
+
+function keepVisible() {
+  const list = monitors();
+  for (const [id, e] of windows) {
+    const g = geometry(e);
+    const p = placeOnVisible(g, list);
+    if (p.x !== g.x || p.y !== g.y) {
+      e.win.move(p.x, p.y);
+      log(`window ${id} moved onto a visible monitor (${p.x}, ${p.y})`);
+    }
+  }
+}
+
+function onMonitorsChanged() {
+  send({ type: "monitors", monitors: monitors() });
+  keepVisible();
+}
+screen.connect("monitors-changed", onMonitorsChanged);
+display.connect("monitor-added", onMonitorsChanged);
+display.connect("monitor-removed", onMonitorsChanged);
+screen.connect("composited-changed", () => {
+  send({ type: "compositor", compositor: composited() });
+  for (const id of windows.keys()) toPage(id, shellState());
+});
+
+function handle(line) {
+  let m;
+  try {
+    m = JSON.parse(line);
+  } catch {
+    log(`not JSON: ${line.slice(0, 80)}`);
+    return;
+  }
+  switch (m?.type) {
+    case "open":
+      open(m);
+      break;
+    case "close":
+      close(m.id);
+      break;
+    case "move": {
+      const e = windows.get(m.id);
+      e?.win.move(m.x, m.y);
+      break;
+    }
+    case "title":
+      windows.get(m.id)?.win.set_title(m.title);
+      break;
+    case "click-through": {
+      const e = windows.get(m.id);
+      if (e) {
+        e.clickThrough = Boolean(m.enabled) && composited();
+        applyShape(m.id);
+      }
+      break;
+    }
+    case "quit":
+      Gtk.main_quit();
+      break;
+    default:
+      log(`unknown message ${m?.type}`);
+  }
+}
+
+// The host's end of stdin closing means the host is gone: the shell goes with it.
+const stdin = new Gio.DataInputStream({ base_stream: new Gio.UnixInputStream({ fd: 0, close_fd: false }) });
+function readLine() {
+  stdin.read_line_async(GLib.PRIORITY_DEFAULT, null, (s, res) => {
+    let line = null;
+    try {
+      [line] = s.read_line_finish_utf8(res);
+    } catch (e) {
+      log(`stdin: ${e.message}`);
+    }
+    if (line === null) {
+      Gtk.main_quit();
+      return;
+    }
+    if (line.trim()) handle(line);
+    readLine();
+  });
+}
+readLine();
+
+if (!composited()) {
+  log(
+    "no compositor: transparency needs one (xcompmgr, picom, or your desktop's). Showing her in a framed window with an opaque background.",
+  );
+}
+if (wayland) {
+  log(
+    "Wayland session: running through XWayland. Other apps' native Wayland windows cannot be listed or sat on.",
+  );
+}
+send({ type: "ready", shell: "gtk", compositor: composited(), wayland, monitors: monitors() });
+Gtk.main();
+send({ type: "exit" });

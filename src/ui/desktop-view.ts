@@ -1,0 +1,171 @@
+/**
+ * The desktop app's character window (`?view=desktop&preset=<id>&role=main|pet`, docs/desktop.md): her stage
+ * filling a transparent window, a speech bubble beside her with the streamed reply that fades after it, and
+ * a small input that a click on her opens. The conversation is the chat panel's own (createPanel): the same
+ * engine, tools, history and turns as the main view; this view only lays it out for the desktop. It reports
+ * her silhouette (from the rendered alpha) to the shell, which takes clicks only there.
+ */
+import { activePresetId, getPreset } from "../app/presets/presets.ts";
+import type { ViewContext } from "./context.ts";
+import { alphaRects, type Rect, toPixels } from "./desktop-silhouette.ts";
+import { h } from "./dom.ts";
+import { createPanel } from "./panel.ts";
+import "./desktop.css";
+
+/** How long the bubble stays after her reply ends, then fades. */
+export const BUBBLE_HOLD_MS = 8000;
+/** The silhouette's grain in CSS pixels, and how often it is sampled at most while she is drawn. */
+const CELL = 8;
+const SAMPLE_MS = 150;
+
+interface ShellWindow {
+  webkit?: { messageHandlers?: { yui?: { postMessage(m: string): void } } };
+  __yuiShell?: (m: unknown) => void;
+  __yuiStage?: { renderer: { render: (...a: unknown[]) => void } };
+}
+const w = window as unknown as ShellWindow;
+
+/** Sends a message to the desktop shell; a no-op in an ordinary browser. */
+function toShell(m: unknown): void {
+  w.webkit?.messageHandlers?.yui?.postMessage(JSON.stringify(m));
+}
+
+/** Mounts the character window of `?preset=` (main's character when absent). */
+export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
+  const params = new URLSearchParams(location.search);
+  const presetId = params.get("preset") ?? activePresetId(ctx.kv);
+  const role = params.get("role") === "pet" ? "pet" : "main";
+  const opaque = params.get("opaque") === "1";
+  document.body.classList.toggle("desktop-opaque", opaque);
+  if (!getPreset(ctx.kv, presetId)) {
+    root.append(h("p", { class: "desktop-missing" }, `No character ${presetId}.`));
+    return;
+  }
+  // The shell's build declares what the browser build does (pet-window-tools.ts); the desktop's own window
+  // kind is not there yet (docs/desktop.md, not built).
+  const panel = createPanel({ ...ctx, presetId, kind: "browser", stage: true, signals: role === "main" });
+  const bubbleText = h("div", { class: "bubble-text", "data-testid": "bubble-text" });
+  const bubble = h("div", { class: "bubble", "data-testid": "bubble", hidden: true }, bubbleText);
+  const box = h("div", { class: "desktop", "data-testid": "desktop" }, bubble, panel.el);
+  root.append(box);
+
+  const log = panel.el.querySelector<HTMLElement>('[data-testid="log"]')!;
+  const input = panel.el.querySelector<HTMLTextAreaElement>('[data-testid="input"]')!;
+  const form = input.form!;
+  const stageBox = panel.el.querySelector<HTMLElement>('[data-testid="stage"]')!;
+
+  // ---- the input beside her ----
+  const setInput = (on: boolean) => {
+    box.classList.toggle("input-open", on);
+    if (on) input.focus();
+    report();
+  };
+  stageBox.addEventListener("click", () => setInput(!box.classList.contains("input-open")));
+  input.addEventListener("keydown", (e) => {
+    if (e.key === "Escape") setInput(false);
+  });
+  // The panel's own submit handler sends (registered first); this one puts the input away.
+  form.addEventListener("submit", () => setInput(false));
+
+  // ---- the bubble: the reply of the turn playing now, as it streams ----
+  let fade: ReturnType<typeof setTimeout> | undefined;
+  const lastReply = () => {
+    const all = log.querySelectorAll<HTMLElement>(".msg.assistant");
+    return all[all.length - 1]?.querySelector<HTMLElement>(".text")?.textContent ?? "";
+  };
+  const busy = () => panel.el.classList.contains("busy");
+  const follow = () => {
+    if (!busy()) return;
+    clearTimeout(fade);
+    const t = lastReply();
+    bubbleText.textContent = t || "…";
+    bubble.hidden = false;
+    bubble.classList.remove("fading");
+    report();
+  };
+  new MutationObserver(follow).observe(log, { childList: true, subtree: true, characterData: true });
+  new MutationObserver(() => {
+    if (busy()) return follow();
+    // The turn ended: the final words (or the error in plain words) stay, then fade.
+    const t = lastReply();
+    if (t) bubbleText.textContent = t;
+    clearTimeout(fade);
+    fade = setTimeout(() => {
+      bubble.classList.add("fading");
+      fade = setTimeout(() => {
+        bubble.hidden = true;
+        report();
+      }, 800);
+    }, BUBBLE_HOLD_MS);
+  }).observe(panel.el, { attributes: true, attributeFilter: ["class"] });
+
+  // ---- her silhouette, for click-through ----
+  const small = document.createElement("canvas");
+  const small2d = small.getContext("2d", { willReadFrequently: true });
+  let silhouette: Rect[] = [];
+  let lastSent = "";
+  const elRect = (el: Element): Rect | null => {
+    if ((el as HTMLElement).hidden) return null;
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 ? [r.left, r.top, r.width, r.height] : null;
+  };
+  function report(): void {
+    const extra = [elRect(bubble), box.classList.contains("input-open") ? elRect(form) : null].filter(
+      (r): r is Rect => r !== null,
+    );
+    // Without a drawn character (no WebGL, no model) the placeholder's note is what the user can grab.
+    const note = stageBox.querySelector(".stage-note");
+    const her = silhouette.length ? silhouette : note ? [elRect(note)].filter((r): r is Rect => !!r) : [];
+    const msg = { type: "shape", rects: [...her, ...extra], drag: her };
+    const s = JSON.stringify(msg);
+    if (s === lastSent) return;
+    lastSent = s;
+    toShell(msg);
+  }
+  let lastSample = 0;
+  function sample(canvas: HTMLCanvasElement): void {
+    const now = performance.now();
+    if (now - lastSample < SAMPLE_MS || !small2d) return;
+    lastSample = now;
+    const r = canvas.getBoundingClientRect();
+    const cols = Math.max(1, Math.ceil(r.width / CELL));
+    const rows = Math.max(1, Math.ceil(r.height / CELL));
+    if (small.width !== cols || small.height !== rows) {
+      small.width = cols;
+      small.height = rows;
+    }
+    small2d.clearRect(0, 0, cols, rows);
+    // Right after the stage's render, in the same task: the drawing buffer still holds this frame.
+    small2d.drawImage(canvas, 0, 0, cols, rows);
+    const data = small2d.getImageData(0, 0, cols, rows).data;
+    const alpha = new Uint8Array(cols * rows);
+    for (let i = 0; i < alpha.length; i++) alpha[i] = data[i * 4 + 3]!;
+    silhouette = toPixels(alphaRects(alpha, cols, rows), CELL, r.left, r.top);
+    report();
+  }
+  // The stage is created on demand by the panel; hook its renderer once it is there.
+  const hook = setInterval(() => {
+    const stage = w.__yuiStage;
+    const canvas = stageBox.querySelector<HTMLCanvasElement>("canvas");
+    if (!stage || !canvas) {
+      report();
+      return;
+    }
+    clearInterval(hook);
+    const render = stage.renderer.render.bind(stage.renderer);
+    stage.renderer.render = (...a: unknown[]) => {
+      render(...a);
+      sample(canvas);
+    };
+  }, 250);
+  addEventListener("resize", () => report());
+
+  // ---- the shell ----
+  w.__yuiShell = (m) => {
+    const s = m as { type?: string; compositor?: boolean };
+    if (s?.type === "shell")
+      document.body.classList.toggle("desktop-opaque", opaque || s.compositor === false);
+  };
+  toShell({ type: "hello" });
+  report();
+}
