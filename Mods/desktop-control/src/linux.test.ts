@@ -265,6 +265,24 @@ describe("desktop-control on X11", () => {
   });
 });
 
+describe("desktop-control given a 1 MB argument", () => {
+  it("quotes at most 200 characters of a bad date and of a name it refuses", async () => {
+    const big = "d".repeat(1 << 20);
+    const date = await client.call("get_activity_timeline", { date: big });
+    expect(date.isError).toBe(true);
+    expect(textOf(date)).toBe(
+      `date must be a calendar date written YYYY-MM-DD, got '${"d".repeat(200)}…(${big.length} characters)'`,
+    );
+    for (const tool of ["open_app", "close_app"]) {
+      const r = await client.call(tool, { name: "n".repeat(1 << 20) });
+      expect([r.isError, textOf(r)]).toEqual([true, msg.badName()]);
+    }
+    // A name within the 256-character limit that is not allowlisted is still quoted cut.
+    const long = await client.call("open_app", { name: "n".repeat(256) });
+    expect(textOf(long)).toBe(`'${"n".repeat(200)}…(256 characters)' is not in DESKTOP_CONTROL_ALLOWED_APPS`);
+  });
+});
+
 describe("desktop-control with an empty allowlist", () => {
   it("refuses every open and close, naming the variable", async () => {
     const empty = emptyMod;

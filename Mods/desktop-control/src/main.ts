@@ -1,7 +1,7 @@
 #!/usr/bin/env -S npx tsx
 // desktop-control: `desktop-control [--port N]` serves the MCP tools on 127.0.0.1 (default 9000);
 // `desktop-control witness` runs the witness recorder.
-import { portFromArgs, serveMcp } from "@yui/mod-kit";
+import { launchMod, serveMcp } from "@yui/mod-kit";
 import { allowlistFromEnv } from "./allowlist.ts";
 import { setup } from "./messages.ts";
 import { platformFor } from "./platform/index.ts";
@@ -13,17 +13,28 @@ import { retentionDays, witnessDir } from "./witness-log.ts";
 const say = (line: string) => process.stderr.write(`${line}\n`);
 
 async function serve(argv: string[]): Promise<void> {
-  const port = portFromArgs(argv, DEFAULT_PORT);
   const platform = platformFor();
   const allowlist = allowlistFromEnv();
   const ctx = { platform, allowlist, witnessDir: witnessDir(), retentionDays: retentionDays() };
-  for (const line of await platform.preflight()) say(line);
-  say(setup.allowlist([...allowlist]));
-  const served = await serveMcp({ ...SERVER_INFO, port, build: () => buildServer(new DesktopTools(ctx)) });
-  say(`[desktop-control] MCP on ${served.url} (witness log: ${ctx.witnessDir})`);
-  const shutdown = () => void served.close().then(() => process.exit(0));
-  process.once("SIGINT", shutdown);
-  process.once("SIGTERM", shutdown);
+  // The kit's one start-up path: --port, the listening line (after the setup lines below), stop on
+  // SIGINT/SIGTERM, and a taken port as one stderr line and exit 1.
+  await launchMod({
+    name: SERVER_INFO.name,
+    defaultPort: DEFAULT_PORT,
+    argv,
+    start: async (port) => {
+      const served = await serveMcp({
+        ...SERVER_INFO,
+        port,
+        build: () => buildServer(new DesktopTools(ctx)),
+      });
+      // Only once the port is ours: a start that fails says one line, not the preflight too.
+      for (const line of await platform.preflight()) say(line);
+      say(setup.allowlist([...allowlist]));
+      return served;
+    },
+    detail: () => `witness log: ${ctx.witnessDir}`,
+  });
 }
 
 async function witness(): Promise<void> {

@@ -1,3 +1,5 @@
+import { quoteInput } from "@yui/mod-kit";
+
 // Every string the mod answers with or logs at setup, written once: the tools return these and the
 // tests assert from this table, so a wording change is one edit here and in docs/mods/desktop-control.md.
 
@@ -7,12 +9,13 @@ export const ALLOWLIST_ENV = "DESKTOP_CONTROL_ALLOWED_APPS";
 /** Tool results and errors. */
 export const msg = {
   allowlistEmpty: () => `${ALLOWLIST_ENV} is empty or unset: no app can be opened or closed`,
-  notAllowed: (name: string) => `'${name}' is not in ${ALLOWLIST_ENV}`,
+  notAllowed: (name: string) => `'${quoteInput(name)}' is not in ${ALLOWLIST_ENV}`,
   badName: () => "name must be a non-empty app name of at most 256 characters without control characters",
-  badDate: (date: string) => `date must be a calendar date written YYYY-MM-DD, got '${date}'`,
+  badDate: (date: string) => `date must be a calendar date written YYYY-MM-DD, got '${quoteInput(date)}'`,
   opened: (name: string) => `opened ${name}`,
   openedNoWindow: (name: string) => `launched ${name}, but no window of it appeared to focus`,
-  notInstalled: (name: string) => `'${name}' is not installed: no desktop entry or command of that name`,
+  notInstalled: (name: string) =>
+    `'${quoteInput(name)}' is not installed: no desktop entry or command of that name`,
   closed: (name: string) => `closed ${name}`,
   notRunning: (name: string) => `${name} is not running`,
   stillRunning: (name: string) =>

@@ -2,6 +2,7 @@
 // transition. The recorder appends; get_activity_timeline reads. The format is in the mod's page.
 import { appendFile, mkdir, readdir, readFile, unlink } from "node:fs/promises";
 import path from "node:path";
+import { quoteInput } from "@yui/mod-kit";
 import { z } from "zod";
 import { dayBounds, daysBefore } from "./localtime.ts";
 
@@ -29,7 +30,7 @@ export function retentionDays(env: NodeJS.ProcessEnv = process.env): number {
   const raw = env.WITNESS_RETENTION_DAYS;
   if (raw === undefined || raw === "") return DEFAULT_RETENTION_DAYS;
   if (!/^\d{1,5}$/.test(raw))
-    throw new Error(`WITNESS_RETENTION_DAYS must be a whole number of days, got '${raw}'`);
+    throw new Error(`WITNESS_RETENTION_DAYS must be a whole number of days, got '${quoteInput(raw)}'`);
   return Number(raw);
 }
 

@@ -1,5 +1,6 @@
 // The witness recorder: polls the frontmost window and the user's idle time and appends each
 // transition to the day's file. Run as `desktop-control witness` (a login item or a user service).
+import { quoteInput } from "@yui/mod-kit";
 import { dayKey, localIso } from "./localtime.ts";
 import type { FrontWindow, Platform } from "./platform/types.ts";
 import { appendDay, pruneExpired, type WitnessEvent } from "./witness-log.ts";
@@ -28,7 +29,7 @@ export function secondsFromEnv(env: NodeJS.ProcessEnv, name: string, fallback: n
   if (raw === undefined || raw === "") return fallback * 1000;
   const n = Number(raw);
   if (!/^\d+(\.\d+)?$/.test(raw) || n <= 0)
-    throw new Error(`${name} must be a positive number of seconds, got '${raw}'`);
+    throw new Error(`${name} must be a positive number of seconds, got '${quoteInput(raw)}'`);
   return n * 1000;
 }
 

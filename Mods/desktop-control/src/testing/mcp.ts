@@ -12,6 +12,7 @@ export interface ModProcess {
   child: ChildProcess;
   url: string;
   stderr: () => string;
+  stdout: () => string;
   stop(): Promise<void>;
 }
 
@@ -23,11 +24,15 @@ export async function startMod(
 ): Promise<ModProcess> {
   const child = spawn(process.execPath, ["--import", "tsx", MAIN, ...args], {
     env,
-    stdio: ["ignore", "ignore", "pipe"],
+    stdio: ["ignore", "pipe", "pipe"],
   });
   let err = "";
+  let out = "";
   child.stderr!.on("data", (c: Buffer) => {
     err += c.toString();
+  });
+  child.stdout!.on("data", (c: Buffer) => {
+    out += c.toString();
   });
   const stop = async () => {
     if (child.exitCode !== null || child.signalCode !== null) return;
@@ -35,12 +40,13 @@ export async function startMod(
     await Promise.race([once(child, "exit"), new Promise((r) => setTimeout(r, 5000))]);
     if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
   };
-  if (!waitForUrl) return { child, url: "", stderr: () => err, stop };
+  if (!waitForUrl) return { child, url: "", stderr: () => err, stdout: () => out, stop };
   try {
     const url = await new Promise<string>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`no URL from desktop-control:\n${err}`)), 30_000);
-      child.stderr!.on("data", () => {
-        const m = /MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(err);
+      // The listening line is on stdout (the kit's launchMod), after the setup lines on stderr.
+      child.stdout!.on("data", () => {
+        const m = /MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out);
         if (m) {
           clearTimeout(timer);
           resolve(m[1]!);
@@ -48,7 +54,7 @@ export async function startMod(
       });
       child.once("exit", (code) => reject(new Error(`desktop-control exited with ${code}:\n${err}`)));
     });
-    return { child, url, stderr: () => err, stop };
+    return { child, url, stderr: () => err, stdout: () => out, stop };
   } catch (e) {
     await stop();
     throw e;
