@@ -383,7 +383,7 @@ describe("the command line", () => {
       p.stderr.on("data", (d) => {
         stderr += d;
       });
-      const code = await new Promise((r) => p.once("exit", r));
+      const code = await new Promise((r) => p.once("close", r));
       expect(code).toBe(1);
       expect(stderr).toBe(`${LAUNCH_MESSAGES.portInUse(port)}\n`);
       expect(stderr).toBe(
@@ -398,7 +398,7 @@ describe("the command line", () => {
   it("exits 2 with a clear message for an AVATAR_INGRESS_URL that is not an http URL", async () => {
     const p = start([], { AVATAR_INGRESS_URL: "ftp://127.0.0.1:8770" });
     const out = output(p);
-    const code = await new Promise((r) => p.once("exit", r));
+    const code = await new Promise((r) => p.once("close", r));
     expect(code).toBe(2);
     expect(out()).toBe(`[avatar] ${MESSAGES.badUrl("ftp://127.0.0.1:8770")}\n`);
   });

@@ -26,7 +26,8 @@ function output(child: ChildProcess): Promise<{ code: number | null; stdout: str
   let stderr = "";
   child.stdout!.on("data", (d) => (stdout += d));
   child.stderr!.on("data", (d) => (stderr += d));
-  return new Promise((resolve) => child.on("exit", (code) => resolve({ code, stdout, stderr })));
+  // "close", not "exit": the output is read to its end.
+  return new Promise((resolve) => child.on("close", (code) => resolve({ code, stdout, stderr })));
 }
 
 describe("the factorio Mod as a process", () => {

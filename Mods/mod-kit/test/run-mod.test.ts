@@ -11,15 +11,21 @@ const FAILING = fileURLToPath(new URL("./fixtures/failing-mod.ts", import.meta.u
 const children: ChildProcess[] = [];
 
 /** Starts the example mod and resolves with its first stdout line (or its exit). */
-function start(...args: string[]): Promise<{ child: ChildProcess; line: string; stderr: () => string }> {
+function start(...args: string[]): Promise<Started> {
   return startFile(FIXTURE, ...args);
 }
 
-function startFile(
-  file: string,
-  ...args: string[]
-): Promise<{ child: ChildProcess; line: string; stderr: () => string }> {
+interface Started {
+  child: ChildProcess;
+  line: string;
+  stderr: () => string;
+  /** Settles when the process exited and its output was read to the end. */
+  closed: Promise<unknown>;
+}
+
+function startFile(file: string, ...args: string[]): Promise<Started> {
   const child = spawn(process.execPath, ["--import", "tsx", file, ...args], { stdio: "pipe" });
+  const closed = once(child, "close");
   children.push(child);
   let out = "";
   let err = "";
@@ -29,9 +35,9 @@ function startFile(
   return new Promise((resolve) => {
     child.stdout?.on("data", (c: Buffer) => {
       out += c.toString();
-      if (out.includes("\n")) resolve({ child, line: out.split("\n")[0]!, stderr: () => err });
+      if (out.includes("\n")) resolve({ child, line: out.split("\n")[0]!, stderr: () => err, closed });
     });
-    child.on("exit", () => resolve({ child, line: out, stderr: () => err }));
+    child.on("exit", () => resolve({ child, line: out, stderr: () => err, closed }));
   });
 }
 
@@ -58,7 +64,7 @@ describe("runMod", () => {
     const port = (held.address() as AddressInfo).port;
     try {
       const second = await start("--port", String(port));
-      await (second.child.exitCode === null ? once(second.child, "exit") : Promise.resolve());
+      await second.closed;
       expect(second.child.exitCode).toBe(1);
       expect(second.stderr()).toBe(`${LAUNCH_MESSAGES.portInUse(port)}\n`);
       expect(second.stderr()).toBe(
@@ -71,7 +77,7 @@ describe("runMod", () => {
 
   it("exits 1 with one line, no stack, when the start fails otherwise", async () => {
     const r = await startFile(FAILING);
-    await (r.child.exitCode === null ? once(r.child, "exit") : Promise.resolve());
+    await r.closed;
     expect(r.child.exitCode).toBe(1);
     expect(r.stderr()).toBe(
       "error: broken cannot start: the config is unreadable at some/stack/frame.ts:1:1\n",
