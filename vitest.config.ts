@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config";
+import { configDefaults, defineConfig } from "vitest/config";
 
 // One run covers the app (src/, host/, tools/) and every mod, each mod being its own
 // project with its own vitest.config.ts so `npm test -w Mods/<mod>` runs it alone.
@@ -9,6 +9,8 @@ export default defineConfig({
         test: {
           name: "app",
           include: ["src/**/*.test.ts", "host/**/*.test.ts", "shell/**/*.test.ts", "tools/**/*.test.ts"],
+          // Third-party files: the interop suite's (vitest.interop.config.ts, `npm run test:interop`).
+          exclude: [...configDefaults.exclude, "**/*.interop.test.ts"],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

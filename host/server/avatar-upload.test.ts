@@ -1,19 +1,22 @@
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEFAULT_PRESET } from "../../src/app/presets/preset.ts";
 import { getPreset, savePreset } from "../../src/app/presets/presets.ts";
 import { MODEL_FILE_ERRORS } from "../../src/avatar/model-file.ts";
+import { buildCharacter } from "../../tools/vrm-gen/character.ts";
+import { writeVrm } from "../../tools/vrm-gen/write-vrm.ts";
 import { type Host, startHost } from "./server.ts";
 import { rawRequest } from "./testing.ts";
 
-const FIXTURES = join(import.meta.dirname, "..", "..", "..", "shared", "fixtures", "vrm");
-const MODEL = readFileSync(join(FIXTURES, "VRMC_vrm_expressions_isBinary_Overrides.vrm"));
+let MODEL: Buffer;
 
 let dir: string;
 let host: Host;
 beforeAll(async () => {
+  // A VRM 1.0 model of our own (tools/vrm-gen), under a name of its own.
+  MODEL = Buffer.from(await writeVrm(buildCharacter(), { name: "Uploaded" }));
   dir = mkdtempSync(join(tmpdir(), "yui-avatar-upload-"));
   host = await startHost({ port: 0, dataDir: dir, env: {}, browserCommands: false });
   savePreset(host.store, { ...DEFAULT_PRESET, id: "mika", name: "Mika" });
@@ -30,7 +33,7 @@ it("stores the user's model in the data directory and serves it as that preset's
   const res = await put("/avatar/mika.vrm", MODEL);
   expect(res.status).toBe(200);
   const stored = join(dir, "avatars", "mika.vrm");
-  expect(await res.json()).toMatchObject({ specVersion: "1", path: stored });
+  expect(await res.json()).toEqual({ name: "Uploaded", specVersion: "1", path: stored });
   expect(getPreset(host.store, "mika")!.avatar).toBe(stored);
   const served = new Uint8Array(await (await fetch(new URL("/avatar/mika.vrm", host.url))).arrayBuffer());
   expect(Buffer.from(served).equals(MODEL)).toBe(true);

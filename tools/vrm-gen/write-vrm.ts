@@ -78,7 +78,14 @@ export const MTOON_SHARED = {
   rimLift: 0.05,
 } as const;
 
-function mtoon(look: Look): Mtoon.VRMCMaterialsMToon {
+/** MToon UV animation of one material: scroll speeds (UV units per second) and rotation (turns per second). */
+export interface UvAnimation {
+  scrollX?: number;
+  scrollY?: number;
+  rotation?: number;
+}
+
+function mtoon(look: Look, uv: UvAnimation = {}): Mtoon.VRMCMaterialsMToon {
   const outline = look.outline > 0;
   return {
     specVersion: "1.0",
@@ -99,15 +106,15 @@ function mtoon(look: Look): Mtoon.VRMCMaterialsMToon {
     outlineWidthFactor: look.outline,
     outlineColorFactor: linear(look.outlineColor ?? "#000000"),
     outlineLightingMixFactor: 1,
-    uvAnimationScrollXSpeedFactor: 0,
-    uvAnimationScrollYSpeedFactor: 0,
-    uvAnimationRotationSpeedFactor: 0,
+    uvAnimationScrollXSpeedFactor: uv.scrollX ?? 0,
+    uvAnimationScrollYSpeedFactor: uv.scrollY ?? 0,
+    uvAnimationRotationSpeedFactor: uv.rotation ?? 0,
   };
 }
 
 function vec(
   doc: GltfDocument,
-  type: "VEC3" | "VEC4" | "MAT4" | "SCALAR",
+  type: "VEC2" | "VEC3" | "VEC4" | "MAT4" | "SCALAR",
   array: Float32Array | Uint16Array | Uint32Array,
 ) {
   return doc.createAccessor().setType(type).setArray(array).setBuffer(doc.getRoot().listBuffers()[0]!);
@@ -151,19 +158,36 @@ export interface CharacterDocument {
   materials: Map<MaterialKey, Material>;
 }
 
+/** Variations of the document (test models): a uniform size, and materials drawn with a texture. */
+export interface DocumentOptions {
+  /** Uniform scale of the whole character (1: the default 1.55 m). */
+  scale?: number;
+  /** Materials that get a base-colour texture (this PNG) and front-projected UVs. */
+  textures?: Partial<Record<MaterialKey, Uint8Array>>;
+}
+
 /** Builds the skinned, morphing character as a glTF document facing `facing` along Z. */
-export function buildDocument(model: CharacterModel, facing: Facing = 1): CharacterDocument {
+export function buildDocument(
+  model: CharacterModel,
+  facing: Facing = 1,
+  options: DocumentOptions = {},
+): CharacterDocument {
+  const k = options.scale ?? 1;
   // A half turn about Y negates x and z; it is a rotation, so triangle winding stays front-facing.
-  const turn = (a: ArrayLike<number>) => {
+  const turn = (a: ArrayLike<number>, scale = k) => {
     const out = new Float32Array(a.length);
     for (let i = 0; i < a.length; i += 3) {
-      out[i] = facing * a[i]!;
-      out[i + 1] = a[i + 1]!;
-      out[i + 2] = facing * a[i + 2]!;
+      out[i] = scale * facing * a[i]!;
+      out[i + 1] = scale * a[i + 1]!;
+      out[i + 2] = scale * facing * a[i + 2]!;
     }
     return out;
   };
-  const posOf = (b: BoneDef): [number, number, number] => [facing * b.pos[0], b.pos[1], facing * b.pos[2]];
+  const posOf = (b: BoneDef): [number, number, number] => [
+    k * facing * b.pos[0],
+    k * b.pos[1],
+    k * facing * b.pos[2],
+  ];
 
   const doc = new Document();
   doc.createBuffer();
@@ -206,6 +230,8 @@ export function buildDocument(model: CharacterModel, facing: Facing = 1): Charac
         .setDoubleSided(look.doubleSided ?? false)
         .setMetallicFactor(0)
         .setRoughnessFactor(1);
+      const png = options.textures?.[key];
+      if (png) m.setBaseColorTexture(doc.createTexture(key).setImage(png).setMimeType("image/png"));
       materials.set(key, m);
     }
     return m;
@@ -216,11 +242,20 @@ export function buildDocument(model: CharacterModel, facing: Facing = 1): Charac
     const prim = doc
       .createPrimitive()
       .setAttribute("POSITION", vec(doc, "VEC3", turn(mesh.positions)))
-      .setAttribute("NORMAL", vec(doc, "VEC3", turn(mesh.normals)))
+      .setAttribute("NORMAL", vec(doc, "VEC3", turn(mesh.normals, 1)))
       .setAttribute("JOINTS_0", vec(doc, "VEC4", joints))
       .setAttribute("WEIGHTS_0", vec(doc, "VEC4", weights))
       .setIndices(vec(doc, "SCALAR", new Uint32Array(mesh.indices)))
       .setMaterial(materialOf(material));
+    if (options.textures?.[material]) {
+      // Front projection of the rest pose: 4 texture repeats per metre across and down.
+      const uv = new Float32Array((mesh.positions.length / 3) * 2);
+      for (let i = 0; i < uv.length / 2; i++) {
+        uv[i * 2] = mesh.positions[i * 3]! * 4;
+        uv[i * 2 + 1] = -mesh.positions[i * 3 + 1]! * 4;
+      }
+      prim.setAttribute("TEXCOORD_0", vec(doc, "VEC2", uv));
+    }
     for (const [i, delta] of (mesh.targets ?? []).entries()) {
       const target = doc.createPrimitiveTarget(FACE_MORPHS[i]);
       target.setAttribute("POSITION", vec(doc, "VEC3", turn(delta)));
@@ -267,11 +302,26 @@ export function writeGlb(
   return new NodeIO().registerExtensions(exts).writeBinary(doc);
 }
 
-/** Builds the VRM 1.0 GLB of a generated character. */
-export async function writeVrm(model: CharacterModel): Promise<Uint8Array> {
-  const { doc, nodes, bodyNode, faceNode, materials } = buildDocument(model, 1);
+/** Variations of the VRM 1.0 file, for test models that cover what the default character does not. */
+export interface VrmOptions extends DocumentOptions {
+  /** meta.name (default "Yui"). */
+  name?: string;
+  /** Per expression name (preset or custom): isBinary and override rules replacing the default ones. */
+  expressions?: Record<string, Partial<Pick<Vrm.Expression, "isBinary" | "overrideBlink" | "overrideMouth">>>;
+  /** MToon UV animation per material. */
+  uvAnimation?: Partial<Record<MaterialKey, UvAnimation>>;
+}
 
-  const expression = (context: WriterContext, def: ExpressionDef): Omit<Vrm.Expression, "preset"> => ({
+/** Builds the VRM 1.0 GLB of a generated character (the default one without options). */
+export async function writeVrm(model: CharacterModel, options: VrmOptions = {}): Promise<Uint8Array> {
+  const { doc, nodes, bodyNode, faceNode, materials } = buildDocument(model, 1, options);
+  const k = options.scale ?? 1;
+
+  const expression = (
+    context: WriterContext,
+    name: string,
+    def: ExpressionDef,
+  ): Omit<Vrm.Expression, "preset"> => ({
     morphTargetBinds: def.morphs.map(([morph, weight]) => ({
       node: context.nodeIndexMap.get(faceNode)!,
       index: FACE_MORPHS.indexOf(morph),
@@ -281,6 +331,7 @@ export async function writeVrm(model: CharacterModel): Promise<Uint8Array> {
     overrideBlink: def.overrideBlink ?? "none",
     overrideLookAt: "none",
     overrideMouth: def.overrideMouth ?? "none",
+    ...options.expressions?.[name],
   });
   const index = (context: WriterContext, bone: string) => context.nodeIndexMap.get(nodes.get(bone)!)!;
   const head = BONES.find((b) => b.name === "head")!;
@@ -292,11 +343,11 @@ export async function writeVrm(model: CharacterModel): Promise<Uint8Array> {
         (humanBones as Record<string, { node: number }>)[b.name] = { node: index(context, b.name) };
     }
     const map = (defs: Record<string, ExpressionDef>) =>
-      Object.fromEntries(Object.entries(defs).map(([k, d]) => [k, expression(context, d)]));
+      Object.fromEntries(Object.entries(defs).map(([n, d]) => [n, expression(context, n, d)]));
     const range = (deg: number) => ({ inputMaxValue: 90, outputScale: deg });
     const vrm: Vrm.VRMCVRM = {
       specVersion: "1.0",
-      meta: META,
+      meta: { ...META, name: options.name ?? META.name },
       humanoid: { humanBones },
       firstPerson: {
         meshAnnotations: [
@@ -305,7 +356,7 @@ export async function writeVrm(model: CharacterModel): Promise<Uint8Array> {
         ],
       },
       lookAt: {
-        offsetFromHeadBone: [0, HEAD_CENTRE.y - 0.015 - head.pos[1], 0.09],
+        offsetFromHeadBone: [0, k * (HEAD_CENTRE.y - 0.015 - head.pos[1]), k * 0.09],
         type: "bone",
         rangeMapHorizontalInner: range(8),
         rangeMapHorizontalOuter: range(10),
@@ -327,14 +378,16 @@ export async function writeVrm(model: CharacterModel): Promise<Uint8Array> {
       specVersion: "1.0",
       colliders: COLLIDERS.map((c) => ({
         node: index(context, c.bone),
-        shape: { sphere: { offset: c.offset, radius: c.radius } },
+        shape: {
+          sphere: { offset: [c.offset[0] * k, c.offset[1] * k, c.offset[2] * k], radius: c.radius * k },
+        },
       })),
       colliderGroups: [{ name: "body", colliders: COLLIDERS.map((_, i) => i) }],
       springs: SPRING_CHAINS.map((chain) => ({
         name: chain.name,
         joints: chain.points.map((_, i) => ({
           node: index(context, `hair_${chain.name}_${i}`),
-          hitRadius: chain.hitRadius,
+          hitRadius: chain.hitRadius * k,
           stiffness: chain.stiffness,
           gravityPower: chain.gravityPower,
           gravityDir: [0, -1, 0],
@@ -349,7 +402,10 @@ export async function writeVrm(model: CharacterModel): Promise<Uint8Array> {
   const MtoonExt = jsonExtension("VRMC_materials_mtoon", (context) => {
     for (const [key, material] of materials) {
       const def = context.jsonDoc.json.materials![context.materialIndexMap.get(material)!]!;
-      def.extensions = { ...def.extensions, VRMC_materials_mtoon: mtoon(PALETTE[key]) };
+      def.extensions = {
+        ...def.extensions,
+        VRMC_materials_mtoon: mtoon(PALETTE[key], options.uvAnimation?.[key]),
+      };
     }
   });
 

@@ -204,6 +204,29 @@ const harness = {
     const node = rendered?.getObjectByName(name);
     return node ? (node.getWorldPosition(new THREE.Vector3()).toArray() as [number, number, number]) : null;
   },
+  /** MToon UV animation state of each material of the shown character (outline passes left out), by name. */
+  uvAnimation(): Record<string, { scrollX: number; scrollY: number; rotation: number }> {
+    const out: Record<string, { scrollX: number; scrollY: number; rotation: number }> = {};
+    rendered?.traverse((node) => {
+      const mats = (node as THREE.Mesh).material;
+      for (const m of Array.isArray(mats) ? mats : mats ? [mats] : []) {
+        const t = m as THREE.Material & {
+          isMToonMaterial?: boolean;
+          isOutline?: boolean;
+          uvAnimationScrollXOffset: number;
+          uvAnimationScrollYOffset: number;
+          uvAnimationRotationPhase: number;
+        };
+        if (!t.isMToonMaterial || t.isOutline) continue;
+        out[t.name] = {
+          scrollX: t.uvAnimationScrollXOffset,
+          scrollY: t.uvAnimationScrollYOffset,
+          rotation: t.uvAnimationRotationPhase,
+        };
+      }
+    });
+    return out;
+  },
   /** Moves the whole character (its scene root): `x` metres along world X and `yaw` radians about Y from where it rested. */
   moveCharacter(x: number, yaw: number) {
     const root = characterRoot();

@@ -13,7 +13,10 @@ export { CHROMIUM_ARGS };
 
 /** Repository root. */
 export const REPO = resolve(here, "../../..");
-/** The shared VRM fixtures (read in place, never copied). */
+/**
+ * The third-party VRM samples beside the clone (read in place, never copied): the interop suite's only
+ * (`npm run test:interop`); `npm test` runs on the models tools/vrm-gen generates.
+ */
 export const FIXTURES = resolve(REPO, "../shared/fixtures/vrm");
 
 /** A running harness: the Vite server, the browser, and a page with window.harness ready. */
@@ -39,7 +42,7 @@ export async function startHarness(allow: string[] = []): Promise<Harness> {
       port: 0,
       strictPort: false,
       hmr: false,
-      fs: { allow: [REPO, FIXTURES, ...allow] },
+      fs: { allow: [REPO, ...allow] },
     },
     // Pre-bundle up front so the page never reloads mid-test to optimize a late dependency.
     optimizeDeps: {
