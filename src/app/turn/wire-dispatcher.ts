@@ -52,15 +52,20 @@ export function createWireDispatcher(deps: WireDispatcherDeps) {
     async runTurn(input: DispatchInput): Promise<TurnEnd> {
       const tools = await buildTurnRegistry(deps);
       const switches = await deps.switches();
-      const extra = [...(deps.contextLines ? await deps.contextLines(tools) : []), ...(input.context ?? [])];
-      const context = buildClientContext([
-        timeLine(now(), timeZone),
-        toolSwitchesLine(tools, switches),
-        ...extra,
-      ]);
+      // The context describes the tools the request declares: the engine passes the ones it declares (none
+      // when the deprecated broker owns the tools), so no tool switches: or relation: line names a tool the
+      // backend was not offered.
+      const contextFor = async (declared: readonly ClientTool[]) =>
+        buildClientContext([
+          timeLine(now(), timeZone),
+          toolSwitchesLine(declared, switches),
+          ...(deps.contextLines ? await deps.contextLines(declared) : []),
+          ...(input.context ?? []),
+        ]);
       return deps.caller.runTurn({
         text: input.text,
-        context,
+        context: await contextFor(tools),
+        contextFor,
         tools,
         presetId: deps.presetId,
         turnId: input.turnId,

@@ -7,7 +7,7 @@ import type { ClientTool } from "../tools/client-tools.ts";
 import { GENERATE_EXPRESS } from "../tools/express.ts";
 import { type ClientFrame, PUSH_PROTOCOL_VERSION, parseBackendFrame, type SegmentFrame } from "./frames.ts";
 import { placeCues } from "./segments.ts";
-import { consumeToolCall, pushWaitMs } from "./tool-calls.ts";
+import { consumeToolCall, pushWaitMs, TakenCalls } from "./tool-calls.ts";
 
 /** Callbacks a socket adapter calls. */
 export interface SocketHandlers {
@@ -116,6 +116,7 @@ export function createPushClient(opts: PushClientOptions) {
   let presetId = "";
   const outbox: ClientFrame[] = [];
   const held: { frame: ClientFrame; at: number }[] = [];
+  const taken = new TakenCalls();
   const turns = new Map<string, OpenTurn>();
   const timers = new Set<ReturnType<typeof setTimeout>>();
   let heartbeat: ReturnType<typeof setInterval> | undefined;
@@ -321,6 +322,8 @@ export function createPushClient(opts: PushClientOptions) {
       case "segment":
         return onSegment(f);
       case "tool_call": {
+        // One call per call id: a repeated frame is not run and gets no second tool_result.
+        if (!taken.take(f.turn_id, f.call_id)) return;
         const turn = turns.get(f.turn_id);
         if (turn) touch(turn);
         const emit = turn ? turn.onEvent : (e: EngineEvent) => emitGlobal(e, f.turn_id);

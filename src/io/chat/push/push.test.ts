@@ -296,6 +296,62 @@ describe("push: tool calls", () => {
   });
 });
 
+describe("push: one call per call id", () => {
+  it("a second tool_call frame with the same turn_id and call_id is not run and gets no second tool_result", async () => {
+    const runs: unknown[] = [];
+    const count: ClientTool = {
+      name: "count",
+      description: "counts",
+      parameters: { type: "object", properties: {}, additionalProperties: true },
+      run: async (args) => {
+        runs.push(args);
+        return `run ${runs.length}`;
+      },
+    };
+    let last: Record<string, unknown> | undefined;
+    let empty: Record<string, unknown> | undefined;
+    backend = await startPushBackend({
+      onTurn: async (t) => {
+        const frame = (n: number) =>
+          JSON.stringify({
+            type: "tool_call",
+            turn_id: t.turnId,
+            call_id: "dup",
+            name: "count",
+            arguments: { n },
+          });
+        backend!.sendRaw(frame(1));
+        backend!.sendRaw(frame(2));
+        // Calls of a turn run in arrival order: this one's result comes after the frames above were handled.
+        last = await t.call("count", { n: 3 });
+        empty = await t.call("count", "");
+        t.end();
+      },
+    });
+    const { c } = setup({ extraTools: [count] });
+    const { events } = await turn(c, "go");
+    expect(runs).toEqual([{ n: 1 }, { n: 3 }]);
+    const results = backend.frames.filter((f) => f.frame.type === "tool_result").map((f) => f.frame);
+    expect(results.filter((f) => f.call_id === "dup")).toEqual([
+      { type: "tool_result", turn_id: expect.any(String), call_id: "dup", result: "run 1" },
+    ]);
+    expect(last).toMatchObject({ result: "run 2" });
+    expect(events.filter((e) => e.type === "tool_call").map((e) => e.call_id)).toEqual([
+      "dup",
+      last!.call_id,
+      empty!.call_id,
+    ]);
+    // "" is not JSON: the unparseable-arguments rule.
+    let message = "";
+    try {
+      JSON.parse("");
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(empty).toMatchObject({ result: `error: arguments JSON parse failed: ${message}` });
+  });
+});
+
 describe("push: connection", () => {
   it("reconnects with a fresh hello that lists a preset opened meanwhile", async () => {
     backend = await startPushBackend();

@@ -15,6 +15,27 @@ export function pushWaitMs(tool: ClientTool): number {
   return tool.waitMs ?? DEFAULT_PUSH_WAIT_MS;
 }
 
+/** How many calls (turn_id, call_id) the push client remembers, to drop a repeated tool_call frame. */
+export const REMEMBERED_CALLS = 1024;
+
+/**
+ * The calls a push client has taken, across reconnects: a call id is one call, so a second tool_call frame
+ * with the same turn_id and call_id is dropped (not run, no tool_result), as on the request transports.
+ * The oldest entries are forgotten past REMEMBERED_CALLS.
+ */
+export class TakenCalls {
+  private readonly keys = new Set<string>();
+
+  /** true the first time this call is seen; false for a repeat. */
+  take(turnId: string, callId: string): boolean {
+    const key = `${turnId}\u0000${callId}`;
+    if (this.keys.has(key)) return false;
+    this.keys.add(key);
+    if (this.keys.size > REMEMBERED_CALLS) this.keys.delete(this.keys.values().next().value as string);
+    return true;
+  }
+}
+
 /** Runs one call against the window's declared tools and returns the result with its parsed arguments. */
 export async function consumeToolCall(
   frame: ToolCallFrame,

@@ -19,6 +19,8 @@ export interface AnsweredCall {
 export class CallRunner {
   readonly answered: AnsweredCall[] = [];
   private chain: Promise<void> = Promise.resolve();
+  /** The call ids released in this response: a call id is one call. */
+  private readonly released = new Set<string>();
 
   constructor(
     private readonly registry: Map<string, ClientTool>,
@@ -35,20 +37,25 @@ export class CallRunner {
   /**
    * Releases one call with complete arguments: plays its cue at once (any name ending in generate_express),
    * then runs it after the calls released before it, when the registry holds that exact name.
+   * Returns false, doing nothing, for a call id this response already released: a second call under one id
+   * plays no cue, does not run, and sends no result (providers reject two results for one id).
    */
-  release(callId: string, name: string, rawArguments: string): void {
+  release(callId: string, name: string, rawArguments: string): boolean {
+    if (this.released.has(callId)) return false;
+    this.released.add(callId);
     const parsed = parseArguments(rawArguments);
     if (isExpressName(name) && parsed.args) {
       this.emit({ type: "cue", call_id: callId, name, arguments: parsed.args, offset: this.textOffset() });
     }
     const tool = this.registry.get(name);
-    if (!tool) return;
+    if (!tool) return true;
     const slot: AnsweredCall = { callId, name, rawArguments, result: "", oneWay: tool.oneWay === true };
     this.answered.push(slot);
     this.chain = this.chain.then(async () => {
       slot.result = parsed.args ? await runClientCall(tool, parsed.args, this.ctx) : (parsed.error as string);
       this.emit({ type: "tool_call", call_id: callId, name, arguments: parsed.args, result: slot.result });
     });
+    return true;
   }
 
   /** Waits until every released call has its result. */

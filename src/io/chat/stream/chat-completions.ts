@@ -1,5 +1,5 @@
 import type { CallRunner } from "./calls.ts";
-import { BackendError, parseData, streamErrorMessage } from "./http.ts";
+import { parseData, streamErrorMessage } from "./http.ts";
 import { hermesProgress } from "./progress.ts";
 import type { SseEvent } from "./sse.ts";
 import type { EngineEvent } from "./types.ts";
@@ -8,6 +8,11 @@ import type { EngineEvent } from "./types.ts";
 export interface ChatResponseResult {
   text: string;
   finishReason: string | null;
+  /**
+   * The error the server ended the response with (an error object or `event: error` inside the stream, or
+   * finish_reason "error"); the held calls were still released. The turn ends as an error with it.
+   */
+  error: string | null;
 }
 
 interface HeldCall {
@@ -22,7 +27,9 @@ const isObj = (v: unknown): v is Obj => typeof v === "object" && v !== null && !
 
 /**
  * Reads one Chat Completions stream: speech deltas go to onText at once; tool-call fragments are held per
- * index until a chunk carries a finish_reason (or the stream ends), then released in index order.
+ * index until a chunk carries a finish_reason (or the stream ends), then released in index order. Every
+ * finish counts: finish_reason "error", an error inside the stream and the end of the stream release the
+ * held calls too, and the reader then returns the error instead of throwing it.
  */
 export async function readChatResponse(
   events: AsyncIterable<SseEvent>,
@@ -41,8 +48,8 @@ export async function readChatResponse(
     held = new Map();
     for (const c of calls) {
       releasedCount++;
-      runner.release(c.id, c.name, c.arguments);
-      if (!runner.isClientTool(c.name))
+      // A second call under an id already released is dropped whole: no cue, no run, no status.
+      if (runner.release(c.id, c.name, c.arguments) && !runner.isClientTool(c.name))
         emit({ type: "tool_status", call_id: c.id, name: c.name, status: "done" });
     }
   };
@@ -70,11 +77,14 @@ export async function readChatResponse(
     else if (isObj(args)) call.arguments = JSON.stringify(args);
   };
 
+  let error: string | null = null;
   for await (const ev of events) {
     if (ev.data === "[DONE]") break;
     const payload = parseData(ev.data);
-    if (ev.event === "error")
-      throw new BackendError(`backend error: ${streamErrorMessage(payload ?? ev.data)}`);
+    if (ev.event === "error") {
+      error = `backend error: ${streamErrorMessage(payload ?? ev.data)}`;
+      break;
+    }
     if (ev.event === "hermes.tool.progress" || (isObj(payload) && payload.type === "hermes.tool.progress")) {
       const status = hermesProgress(payload, `hermes_${++progressCount}`);
       if (status) emit(status);
@@ -82,12 +92,16 @@ export async function readChatResponse(
     }
     if (ev.event && ev.event !== "message" && !ev.event.startsWith("chat.completion")) continue;
     if (!isObj(payload)) continue;
-    if (payload.error !== undefined && payload.error !== null) {
-      throw new BackendError(`backend error: ${streamErrorMessage(payload)}`);
-    }
+    // OpenRouter's mid-stream failure: a top-level error object beside a choice with finish_reason "error",
+    // and no [DONE]. The chunk's choice is still read (its finish releases the held calls); reading stops.
+    const failed = payload.error !== undefined && payload.error !== null;
+    if (failed) error = `backend error: ${streamErrorMessage(payload)}`;
     const choices = Array.isArray(payload.choices) ? payload.choices : [];
     const choice = choices.find((c) => isObj(c) && (c.index ?? 0) === 0) as Obj | undefined;
-    if (!choice) continue;
+    if (!choice) {
+      if (failed) break;
+      continue;
+    }
     const delta = isObj(choice.delta) ? choice.delta : isObj(choice.message) ? choice.message : {};
     if (typeof delta.content === "string" && delta.content) {
       text += delta.content;
@@ -104,7 +118,10 @@ export async function readChatResponse(
       finishReason = choice.finish_reason;
       release();
     }
+    if (failed) break;
   }
   release();
-  return { text, finishReason };
+  if (!error && finishReason === "error")
+    error = "backend error: the response ended with finish_reason error";
+  return { text, finishReason, error };
 }

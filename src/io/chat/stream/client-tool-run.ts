@@ -9,9 +9,11 @@ export interface ParsedArgs {
   error: string | null;
 }
 
-/** Parses a call's arguments JSON; empty arguments read as {}. */
+/**
+ * Parses a call's arguments JSON. The empty string is not JSON: it fails like any other unparseable text
+ * (docs/client-tools.md).
+ */
 export function parseArguments(raw: string): ParsedArgs {
-  if (raw.trim() === "") return { args: {}, error: null };
   try {
     const v: unknown = JSON.parse(raw);
     if (v && typeof v === "object" && !Array.isArray(v))

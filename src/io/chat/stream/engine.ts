@@ -85,6 +85,8 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
     };
 
     const stream = async (url: string, body: Obj) => {
+      // Nothing goes out after Stop, so every request the turn reports is one that was sent.
+      signal.throwIfAborted();
       emit({ type: "request", n: ++requestCount, url, body });
       const res = await postJson(fetchFn, url, body, headers, signal);
       // A server that ignores stream: true answers one JSON document: read it as one final event.
@@ -116,11 +118,13 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
     };
 
     try {
+      // The client context describes the tools this engine declares: none when the broker owns them.
+      const context = input.contextFor ? await input.contextFor(tools) : input.context;
       if (opts.transport === "chat") {
         const messages: Obj[] = [];
         if (opts.instructions) messages.push({ role: "system", content: opts.instructions });
         messages.push(...session.transcript.map((m) => ({ ...m })));
-        if (input.context) messages.push({ role: "system", content: input.context });
+        if (context) messages.push({ role: "system", content: context });
         messages.push({ role: "user", content: input.text });
         const url = joinUrl(opts.baseUrl, "chat/completions");
         for (;;) {
@@ -129,10 +133,13 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
           const body = withModel(opts.model, { messages, ...toolsKey(declared), stream: true });
           const res = await readChatResponse(await stream(url, body), runner, onText, emit);
           const answered = await runner.settle();
+          // The held calls ran under the usual rules; a response that ended in an error ends the turn with it.
+          if (res.error) throw new BackendError(res.error);
           // "function_call" is the legacy spelling some servers still send.
           const waiting =
             res.text === "" && (res.finishReason === "tool_calls" || res.finishReason === "function_call");
-          if (!shouldAnswer(answered, waiting) || roundTrips >= MAX_TOOL_ROUND_TRIPS) break;
+          // A Stop that came while the calls ran sends no round trip: round_trips counts requests sent.
+          if (!shouldAnswer(answered, waiting) || roundTrips >= MAX_TOOL_ROUND_TRIPS || signal.aborted) break;
           roundTrips++;
           messages.push(...chatRoundTrip(res.text, answered));
         }
@@ -140,7 +147,7 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
         const url = joinUrl(broker ? opts.brokerBaseUrl! : opts.baseUrl, "responses");
         let chainId = session.previousResponseId;
         const newItems: Obj[] = [];
-        if (input.context) newItems.push({ role: "system", content: input.context });
+        if (context) newItems.push({ role: "system", content: context });
         newItems.push({ role: "user", content: input.text });
         let original: Obj[] = chainId
           ? [...session.pendingOutputs.map((o) => ({ ...o })), ...newItems]
@@ -175,7 +182,7 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
           if (res.responseId) responseId = res.responseId;
           const answered = await runner.settle();
           const sendBack = shouldAnswer(answered, res.text === "");
-          if (!sendBack || roundTrips >= MAX_TOOL_ROUND_TRIPS) {
+          if (!sendBack || roundTrips >= MAX_TOOL_ROUND_TRIPS || signal.aborted) {
             unanswered = answered.map((c) => ({
               type: "function_call_output",
               call_id: c.callId,

@@ -26,14 +26,25 @@ interface CallItem {
   released: boolean;
   backend: boolean;
   position: number;
+  /** Backend status already reported. */
+  running: boolean;
+  done: boolean;
+  /** A second item under a call id an earlier item of this response holds: it is not run, played or shown. */
+  duplicate: boolean;
 }
 
 /** Item types a backend runs itself (hosted and MCP tools); shown as tool status only. */
 const BACKEND_CALL = /_call$/;
 
+const isCallItem = (item: Obj) => item.type === "function_call" || BACKEND_CALL.test(str(item.type));
+
 /**
- * Reads one Responses stream. A function call runs once, on the first of output_item.added,
- * function_call_arguments.done or output_item.done that carries its complete arguments.
+ * Reads one Responses stream. A call is one action however often the stream repeats it: it runs (and its cue
+ * plays) once, on the first of output_item.added, function_call_arguments.done, output_item.done or
+ * response.completed's output that carries its complete arguments, and a backend-run call reports running
+ * once and done once. An item is known again by its item id, else by its call_id (Hermes lists its items in
+ * response.completed without ids), else by its output index. A second item with its own id under a call_id
+ * already taken is a duplicate call: not run, no cue, no status, nothing sent back.
  */
 export async function readResponsesResponse(
   events: AsyncIterable<SseEvent>,
@@ -44,40 +55,72 @@ export async function readResponsesResponse(
   let text = "";
   let responseId: string | null = null;
   const reasoning = new Map<string, Record<string, unknown>>();
-  const calls = new Map<string, CallItem>();
+  const byItem = new Map<string, CallItem>();
+  const byCall = new Map<string, CallItem>();
   const byIndex = new Map<number, CallItem>();
   const order = new Map<string, number>();
+  let itemCount = 0;
   let progressCount = 0;
 
+  const find = (item: Obj, outputIndex: unknown): CallItem | undefined => {
+    const itemId = str(item.id);
+    const callId = str(item.call_id);
+    if (itemId && byItem.has(itemId)) return byItem.get(itemId);
+    if (callId) {
+      const known = byCall.get(callId);
+      // Two items that both name their own, different ids are two calls, even under one call_id.
+      if (known && !(itemId && known.itemId && known.itemId !== itemId)) return known;
+      return undefined;
+    }
+    if (!itemId && typeof outputIndex === "number") return byIndex.get(outputIndex);
+    return undefined;
+  };
+
+  const reportRunning = (call: CallItem) => {
+    if (call.duplicate || !call.backend || !call.name || call.running) return;
+    call.running = true;
+    emit({ type: "tool_status", call_id: call.callId, name: call.name, status: "running" });
+  };
+
   const track = (item: Obj, outputIndex: unknown): CallItem => {
-    const itemId = str(item.id) || str(item.call_id) || `item_${calls.size}`;
-    let call = calls.get(itemId);
+    let call = find(item, outputIndex);
     if (!call) {
       const isFunction = item.type === "function_call";
       const name = isFunction ? str(item.name) : str(item.name) || str(item.type);
+      const itemId = str(item.id);
+      const callId = str(item.call_id) || itemId || `item_${itemCount}`;
       call = {
         itemId,
-        callId: str(item.call_id) || itemId,
+        callId,
         name,
         arguments: "",
         released: false,
         backend: !isFunction || !runner.isClientTool(name),
-        position: typeof outputIndex === "number" ? outputIndex : calls.size,
+        position: typeof outputIndex === "number" ? outputIndex : itemCount,
+        running: false,
+        done: false,
+        duplicate: byCall.has(callId),
       };
-      calls.set(itemId, call);
-      byIndex.set(call.position, call);
-      if (call.backend && name) emit({ type: "tool_status", call_id: call.callId, name, status: "running" });
+      itemCount++;
+      if (itemId) byItem.set(itemId, call);
+      if (!call.duplicate) byCall.set(callId, call);
+      if (!byIndex.has(call.position)) byIndex.set(call.position, call);
     } else if (!call.name && str(item.name)) {
       // Some servers name the call only when the item completes.
       call.name = str(item.name);
       call.backend = item.type !== "function_call" || !runner.isClientTool(call.name);
     }
+    if (!call.itemId && str(item.id)) {
+      call.itemId = str(item.id);
+      byItem.set(call.itemId, call);
+    }
+    reportRunning(call);
     return call;
   };
 
   const releaseWith = (call: CallItem, args: unknown) => {
     // A call runs once, and only when both its name and its complete arguments are known.
-    if (call.released || typeof args !== "string" || !call.name) return;
+    if (call.duplicate || call.released || typeof args !== "string" || !call.name) return;
     call.released = true;
     call.arguments = args;
     order.set(call.callId, call.position);
@@ -89,10 +132,12 @@ export async function readResponsesResponse(
       reasoning.set(str(item.id) || `rs_${reasoning.size}`, item);
       return;
     }
-    if (item.type === "function_call" || BACKEND_CALL.test(str(item.type))) {
-      const call = track(item, outputIndex);
-      releaseWith(call, item.arguments ?? "");
-      if (call.backend) emit({ type: "tool_status", call_id: call.callId, name: call.name, status: "done" });
+    if (!isCallItem(item)) return;
+    const call = track(item, outputIndex);
+    releaseWith(call, item.arguments ?? "");
+    if (call.backend && !call.duplicate && !call.done) {
+      call.done = true;
+      emit({ type: "tool_status", call_id: call.callId, name: call.name, status: "done" });
     }
   };
 
@@ -123,7 +168,7 @@ export async function readResponsesResponse(
       case "response.output_item.added": {
         const item = payload.item;
         if (!isObj(item)) break;
-        if (item.type === "function_call" || BACKEND_CALL.test(str(item.type))) {
+        if (isCallItem(item)) {
           const call = track(item, payload.output_index);
           // An added item carries complete arguments only when the provider sends them whole.
           if (str(item.arguments)) releaseWith(call, item.arguments);
@@ -131,12 +176,12 @@ export async function readResponsesResponse(
         break;
       }
       case "response.function_call_arguments.delta": {
-        const call = calls.get(str(payload.item_id)) ?? byIndex.get(payload.output_index as number);
+        const call = byItem.get(str(payload.item_id)) ?? byIndex.get(payload.output_index as number);
         if (call && !call.released) call.arguments += str(payload.delta);
         break;
       }
       case "response.function_call_arguments.done": {
-        const call = calls.get(str(payload.item_id)) ?? byIndex.get(payload.output_index as number);
+        const call = byItem.get(str(payload.item_id)) ?? byIndex.get(payload.output_index as number);
         if (call) releaseWith(call, payload.arguments);
         break;
       }
@@ -164,9 +209,8 @@ export async function readResponsesResponse(
               text += said;
               onText(said);
             }
-          } else if (!calls.has(str(item.id) || str(item.call_id)) && item.type !== "reasoning") {
-            finishItem(item, i);
-          } else if (item.type === "reasoning" && !reasoning.has(str(item.id))) {
+          } else if (item.type !== "reasoning" || !reasoning.has(str(item.id))) {
+            // The same calls again, for servers that streamed them: finishItem knows them and does nothing.
             finishItem(item, i);
           }
         });

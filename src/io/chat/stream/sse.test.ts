@@ -1,5 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { FIXED_CHUNKINGS, randomChunking, splitAt } from "./chunkings.ts";
 import { readSse, type SseEvent, StreamStalledError } from "./sse.ts";
 
 function streamOf(parts: Uint8Array[]): ReadableStream<Uint8Array> {
@@ -42,36 +43,37 @@ describe("readSse", () => {
     ]);
   });
 
-  it("delivers a last event cut off without its blank line", async () => {
-    expect(await collect([enc("data: first\n\ndata: last")])).toEqual([
+  it("discards an event the stream ends before its blank line (WHATWG), whatever the last line ending", async () => {
+    expect(await collect([enc("data: first\n\ndata: last")])).toEqual([{ event: undefined, data: "first" }]);
+    expect(await collect([enc("data: first\r\n\r\ndata: last\r\n")])).toEqual([
       { event: undefined, data: "first" },
-      { event: undefined, data: "last" },
     ]);
-    expect(await collect([enc("data: last\n")])).toEqual([{ event: undefined, data: "last" }]);
+    expect(await collect([enc("event: x\ndata: last\n")])).toEqual([]);
+    expect(await collect([enc("data: cut mid-line")])).toEqual([]);
+    // A CR at the very end ends its line: the blank line is complete and the event goes out.
+    expect(await collect([enc("data: last\r\r")])).toEqual([{ event: undefined, data: "last" }]);
+    expect(await collect([enc("data: last\n\r")])).toEqual([{ event: undefined, data: "last" }]);
   });
 
-  it("the result does not depend on how the bytes were split into reads, even inside UTF-8 characters", async () => {
+  it("the result does not depend on how the bytes were split into reads, even inside UTF-8 characters and CRLFs", async () => {
     const text =
       ': comment\r\n\r\nevent: response.output_text.delta\r\ndata: {"delta":"こんにちは🌸"}\r\n\r\n' +
-      'data: {"choices":[{"delta":{"content":"é ñ 漢字"}}]}\n\ndata: multi\ndata: line\n\ndata: [DONE]\n\ndata: tail';
+      'data: {"choices":[{"delta":{"content":"é ñ 漢字"}}]}\n\ndata: multi\ndata: line\n\ndata: [DONE]\r\rdata: {"tail":"切れ';
     const bytes = enc(text);
     const whole = await collect([bytes]);
-    expect(whole).toHaveLength(5);
+    expect(whole.map((e) => e.data)).toEqual([
+      '{"delta":"こんにちは🌸"}',
+      '{"choices":[{"delta":{"content":"é ñ 漢字"}}]}',
+      "multi\nline",
+      "[DONE]",
+    ]);
+    for (const c of FIXED_CHUNKINGS) {
+      expect(await collect(splitAt(bytes, c.cuts(bytes))), c.name).toEqual(whole);
+    }
     await fc.assert(
-      fc.asyncProperty(
-        fc.uniqueArray(fc.integer({ min: 1, max: bytes.length - 1 }), { maxLength: 40 }),
-        async (cuts) => {
-          const sorted = [...cuts].sort((a, b) => a - b);
-          const parts: Uint8Array[] = [];
-          let from = 0;
-          for (const c of sorted) {
-            parts.push(bytes.slice(from, c));
-            from = c;
-          }
-          parts.push(bytes.slice(from));
-          expect(await collect(parts)).toEqual(whole);
-        },
-      ),
+      fc.asyncProperty(randomChunking, async (c) => {
+        expect(await collect(splitAt(bytes, c.cuts(bytes))), c.name).toEqual(whole);
+      }),
       { numRuns: 300 },
     );
   });

@@ -20,8 +20,8 @@ function formatSeconds(ms: number): string {
 
 /**
  * Reads a byte stream as server-sent events; use for every streaming response.
- * Decodes UTF-8 across chunk borders, accepts CR, LF and CRLF, skips comments, and delivers a
- * last event that the server cut off without its blank line.
+ * Decodes UTF-8 across chunk borders, accepts CR, LF and CRLF, and skips comments. As the WHATWG
+ * event-stream rules say, an event that the stream ends before its blank line is discarded, not dispatched.
  */
 export async function* readSse(
   body: ReadableStream<Uint8Array>,
@@ -33,16 +33,25 @@ export async function* readSse(
   });
   const decoder = new TextDecoder("utf-8");
   const reader = body.getReader();
+  // Whether the last line-ending character seen so far is a CR: the parser holds such a CR until it sees
+  // what follows it on a later line, so at the end it needs to be told that nothing follows.
+  let lastEndingIsCr = false;
   try {
     for (;;) {
       const { done, value } = await readWithIdle(reader, opts.idleMs, opts.signal);
       if (done) break;
-      parser.feed(decoder.decode(value, { stream: true }));
+      const text = decoder.decode(value, { stream: true });
+      const cr = text.lastIndexOf("\r");
+      const lf = text.lastIndexOf("\n");
+      if (cr !== -1 || lf !== -1) lastEndingIsCr = cr > lf;
+      parser.feed(text);
       while (queue.length) yield queue.shift()!;
     }
-    // Flush a trailing partial code point and an event left without its blank line.
-    parser.feed(`${decoder.decode()}\n\n`);
+    // That CR is a whole line ending (no LF can follow it now): hand the parser an LF so it processes the CR.
+    // The LF adds no blank line. Whatever is still pending then is an event cut off before its blank line: dropped.
+    if (lastEndingIsCr) parser.feed("\n");
     while (queue.length) yield queue.shift()!;
+    parser.reset();
   } finally {
     reader.cancel().catch(() => {});
   }

@@ -60,6 +60,13 @@ export interface TurnInput {
   text: string;
   /** The client context block of this turn, sent as a system message right before the user message. */
   context?: string;
+  /**
+   * Builds the client context for the tools the caller declares. The engine calls it with the tools it
+   * declares on this turn (none when the broker owns them) and sends that block instead of `context`, so the
+   * context never describes a tool the request does not offer. The push client declares every tool and
+   * sends `context`.
+   */
+  contextFor?: (declared: readonly ClientTool[]) => string | Promise<string>;
   /** The registry declared on this turn. */
   tools: ClientTool[];
   presetId: string;
