@@ -37,7 +37,11 @@ export function sinePcm(ms: number, freq = 220, rate = 24000, amplitude = 0.5): 
 
 /** Starts the server; `delayMs(body)` holds an answer (to finish syntheses out of order). */
 export async function startSpeechServer(
-  opts: { delayMs?: (body: Record<string, unknown>) => number } = {},
+  opts: {
+    delayMs?: (body: Record<string, unknown>) => number;
+    /** Answers HTTP 500 for the requests it picks. */
+    fail?: (body: Record<string, unknown>) => boolean;
+  } = {},
 ): Promise<SpeechServer> {
   const requests: RecordedSpeechRequest[] = [];
   const state: { failWith: SpeechServer["failWith"] } = { failWith: null };
@@ -51,6 +55,11 @@ export async function startSpeechServer(
       } catch {}
       requests.push({ method: req.method ?? "", path: req.url ?? "", headers: { ...req.headers }, body });
       const answer = () => {
+        if (opts.fail?.(body)) {
+          res.writeHead(500, { "content-type": "application/json" });
+          res.end(JSON.stringify({ error: { message: "scripted failure" } }));
+          return;
+        }
         if (state.failWith) {
           res.writeHead(state.failWith.status, { "content-type": "application/json" });
           res.end(JSON.stringify({ error: { message: state.failWith.message } }));
