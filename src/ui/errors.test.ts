@@ -1,30 +1,159 @@
-import { describe, expect, it } from "vitest";
+import { mkdtempSync, rmSync } from "node:fs";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { freePort } from "@yui/mod-kit/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PROXY_ERRORS } from "../../host/server/proxy.ts";
+import { type Host, startHost } from "../../host/server/server.ts";
+import {
+  chatStream,
+  type ScriptedBackend,
+  startScriptedBackend,
+} from "../../tools/scripted-backend/server.ts";
+import type { Preset } from "../app/presets/preset.ts";
+import { savePreset } from "../app/presets/presets.ts";
+import { createChatEngine } from "../io/chat/stream/engine.ts";
+import type { EngineOptions } from "../io/chat/stream/types.ts";
+import { proxyBaseUrl } from "./backend.ts";
 import { CHAT_ERRORS, plainError } from "./errors.ts";
 
-// The engine's error strings (src/io/chat/stream/http.ts, sse.ts) and what the chat shows for each.
-const CASES: [string, string][] = [
-  [
-    `backend answered HTTP 502 Bad Gateway: ${JSON.stringify({ error: { message: PROXY_ERRORS.unreachable("http://127.0.0.1:11434/v1", "connection refused") } })}`,
-    PROXY_ERRORS.unreachable("http://127.0.0.1:11434/v1", "connection refused"),
-  ],
-  ['backend answered HTTP 401 Unauthorized: {"error":{"message":"bad key"}}', CHAT_ERRORS.auth(401)],
-  ["backend answered HTTP 403 Forbidden", CHAT_ERRORS.auth(403)],
-  ["backend answered HTTP 404 Not Found: nope", CHAT_ERRORS.notFound],
-  [
-    'backend answered HTTP 500 Internal Server Error: {"error":{"message":"model crashed"}}',
-    CHAT_ERRORS.http(500, "model crashed"),
-  ],
-  [
-    "backend unreachable at http://127.0.0.1:8777/api/backend/yui/v1/chat/completions: fetch failed",
-    CHAT_ERRORS.hostDown,
-  ],
-  ["backend stalled: no data for 120 s", CHAT_ERRORS.stalled],
-  ["backend error: boom", CHAT_ERRORS.other("boom")],
-];
+// What the chat shows for errors the engine really produces: each case runs a real turn through the real
+// engine and the real host's proxy (as a page does, proxyBaseUrl) to a real server on loopback that is down,
+// refuses the key, lacks the endpoint, fails, or stalls; the engine's own error string is then put in words.
 
-describe("errors in plain words", () => {
-  it.each(CASES)("%s", (engine, shown) => {
-    expect(plainError(engine)).toBe(shown);
+let dir: string;
+let host: Host;
+let scripted: ScriptedBackend;
+/** A backend that wants the key "right" and serves Chat Completions only (as an old server without /responses). */
+let keyed: Server;
+let keyedUrl: string;
+
+const preset = (id: string, base_url: string, transport: "chat" | "responses" = "chat"): void => {
+  const p: Preset = { id, name: id, avatar: "", voice: "", persona: "", backend: { transport, base_url } };
+  savePreset(host.store, p);
+};
+
+/** One turn of preset `id` through the host's proxy; returns the engine's error and what the chat shows. */
+async function turn(
+  id: string,
+  opts: Partial<EngineOptions> = {},
+): Promise<{ error: string; shown: string }> {
+  const engine = createChatEngine({
+    transport: "chat",
+    baseUrl: proxyBaseUrl(id, host.url.replace(/\/$/, "")),
+    model: "m",
+    ...opts,
+  });
+  const end = await engine.runTurn({ text: "hi", tools: [], presetId: id });
+  expect(end.outcome, end.error ?? "").toBe("error");
+  return { error: end.error!, shown: plainError(end.error!) };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "yui-errors-"));
+  host = await startHost({ port: 0, dataDir: dir, env: {}, browserCommands: false });
+  scripted = await startScriptedBackend();
+  keyed = createServer((req, res) => {
+    req.resume();
+    if (!req.url?.endsWith("/chat/completions")) {
+      res.writeHead(404, { "content-type": "text/plain" });
+      res.end("404 page not found");
+    } else if (req.headers.authorization !== "Bearer right") {
+      res.writeHead(401, { "content-type": "application/json" });
+      res.end(JSON.stringify({ error: { message: "Incorrect API key provided", code: "invalid_api_key" } }));
+    } else {
+      res.writeHead(200, { "content-type": "text/event-stream" });
+      res.end(chatStream({ text: ["ok"] }));
+    }
+  });
+  await new Promise<void>((r) => keyed.listen(0, "127.0.0.1", r));
+  keyedUrl = `http://127.0.0.1:${(keyed.address() as AddressInfo).port}/v1`;
+});
+
+afterAll(async () => {
+  await host?.close();
+  await scripted?.close();
+  await new Promise<void>((r) => (keyed ? keyed.close(() => r()) : r()));
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe("errors in plain words, from real failures", () => {
+  it("a backend that is down: the host's 502 sentence, naming the URL and the reason", async () => {
+    const dead = `http://127.0.0.1:${await freePort()}/v1`;
+    preset("down", dead);
+    const { error, shown } = await turn("down");
+    expect(error).toMatch(/^backend answered HTTP 502/);
+    expect(shown).toBe(PROXY_ERRORS.unreachable(dead, "connection refused"));
+  });
+
+  it("a refused key (401): check the API key", async () => {
+    preset("keyed", keyedUrl);
+    host.store.set("yui.keyed.api_key", "wrong", "test");
+    const { error, shown } = await turn("keyed");
+    expect(error).toMatch(/^backend answered HTTP 401/);
+    expect(shown).toBe(CHAT_ERRORS.auth(401));
+    // Control: the right key gets an answer, so the 401 above was the key's doing.
+    host.store.set("yui.keyed.api_key", "right", "test");
+    const engine = createChatEngine({
+      transport: "chat",
+      baseUrl: proxyBaseUrl("keyed", host.url.replace(/\/$/, "")),
+    });
+    expect(await engine.runTurn({ text: "hi", tools: [], presetId: "keyed" })).toMatchObject({
+      outcome: "spoken",
+      text: "ok",
+    });
+  });
+
+  it("an endpoint the backend lacks (404): check the base URL and the transport", async () => {
+    preset("old", keyedUrl, "responses");
+    host.store.set("yui.old.api_key", "right", "test");
+    const { error, shown } = await turn("old", { transport: "responses" });
+    expect(error).toMatch(/^backend answered HTTP 404/);
+    expect(shown).toBe(CHAT_ERRORS.notFound);
+  });
+
+  it("a backend failing with a message (500): the status and the backend's own message", async () => {
+    preset("scripted", scripted.url);
+    scripted.enqueue({ status: 500, body: JSON.stringify({ error: { message: "model crashed" } }) });
+    expect((await turn("scripted")).shown).toBe(CHAT_ERRORS.http(500, "model crashed"));
+  });
+
+  it("an error inside the stream: the backend's message", async () => {
+    preset("scripted", scripted.url);
+    scripted.enqueue({ body: `data: ${JSON.stringify({ error: { message: "upstream overloaded" } })}\n\n` });
+    const { error, shown } = await turn("scripted");
+    expect(error).toMatch(/^backend error: /);
+    expect(shown).toBe(CHAT_ERRORS.other("upstream overloaded"));
+  });
+
+  it("a stream that stalls past the idle timeout: stopped sending, try again", async () => {
+    preset("scripted", scripted.url);
+    scripted.enqueue({
+      body: [
+        chatStream({ text: ["I was saying"], finish: null, done: false }),
+        chatStream({ text: ["..."] }),
+      ],
+      chunkDelayMs: 3000,
+    });
+    const { error, shown } = await turn("scripted", { idleTimeoutMs: 300 });
+    expect(error).toMatch(/stalled/);
+    expect(shown).toBe(CHAT_ERRORS.stalled);
+  });
+
+  it("YUI's own host gone: start it again", async () => {
+    const gone = await startHost({
+      port: 0,
+      dataDir: mkdtempSync(join(dir, "gone-")),
+      env: {},
+      browserCommands: false,
+    });
+    const origin = gone.url.replace(/\/$/, "");
+    await gone.close();
+    const engine = createChatEngine({ transport: "chat", baseUrl: proxyBaseUrl("yui", origin) });
+    const end = await engine.runTurn({ text: "hi", tools: [], presetId: "yui" });
+    expect(end.error).toMatch(/^backend unreachable at /);
+    expect(plainError(end.error!)).toBe(CHAT_ERRORS.hostDown);
   });
 });
