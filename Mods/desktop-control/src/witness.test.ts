@@ -156,6 +156,114 @@ describe("the witness recorder at midnight", () => {
   });
 });
 
+describe("the witness recorder when the wall clock steps back", () => {
+  it("never stamps an idle_start before the idle_end it follows, nor a line before the one written before it", async () => {
+    const dir = await tempDir();
+    const T0 = new Date(2026, 10, 30, 10, 0, 0).getTime();
+    const s = 1000;
+    // Scripted: the wall clock (which steps back by 60 s below), a monotonic clock, the desktop.
+    let wall = T0;
+    let mono = 0;
+    let front: FrontWindow = { app: "XTerm", title: "work" };
+    let idle = 0;
+    const scripted = {
+      frontWindow: async () => front,
+      idleMs: async () => idle,
+    } as Platform;
+    const at = async (wallS: number, monoS: number, idleS: number) => {
+      wall = T0 + wallS * s;
+      mono = monoS * s;
+      idle = idleS * s;
+      await w.tick();
+    };
+    const w = startWitness({
+      platform: scripted,
+      dir,
+      retentionDays: 14,
+      idleThresholdMs: 60 * s,
+      pollMs: 3_600_000,
+      now: () => new Date(wall),
+      monotonic: () => mono,
+    });
+    await w.ready; // app XTerm:work at T0
+    await at(100, 100, 90); // idle since T0+10
+    await at(105, 105, 1); // input again at T0+104
+    // The wall clock is set back two minutes; the user's last input was at T0+105 (real time), 65 s ago.
+    await at(50, 170, 65);
+    front = { app: "XTerm", title: "other" }; // churn while idle
+    await at(60, 180, 75);
+    await at(70, 190, 2); // input again
+    front = { app: "XTerm", title: "late" }; // and the wall clock back once more
+    await at(40, 200, 3);
+    wall = T0 + 41 * s;
+    mono = 201 * s;
+    await w.stop();
+
+    const events = await readDay(dir, "2026-11-30", new Date(T0 + 3600 * s), 14);
+    expect(events.map((e) => (e.type === "app" ? `app:${e.title}` : e.type))).toEqual([
+      "app:work",
+      "idle_start",
+      "idle_end",
+      "idle_start",
+      "app:other",
+      "idle_end",
+      "app:late",
+      "stop",
+    ]);
+    const times = (types: string[]) =>
+      events.filter((e) => types.includes(e.type)).map((e) => Date.parse(e.t));
+    const nonDecreasing = (ts: number[]) => ts.every((t, i) => i === 0 || t >= ts[i - 1]!);
+    // Lines stamped when observed never go back; idle transitions (back-dated) never go back either.
+    expect(nonDecreasing(times(["app", "stop"]))).toBe(true);
+    expect(nonDecreasing(times(["idle_start", "idle_end"]))).toBe(true);
+    const [, firstEnd, secondStart] = times(["idle_start", "idle_end"]);
+    expect(secondStart).toBeGreaterThanOrEqual(firstEnd!);
+
+    // So the timeline shows the user away from the first idle_start to the last idle_end, with no app
+    // segment in between.
+    const { segments } = mergeTimeline("2026-11-30", events, new Date(T0 + 3600 * s));
+    expect(segments.map((x) => (x.type === "app" ? `app:${x.window_title}` : "idle"))).toEqual([
+      "app:work",
+      "idle",
+      "idle",
+      "app:other",
+      "app:late",
+    ]);
+    expect(segments[1]!.start).toBe(localIso(new Date(T0 + 10 * s), true));
+    expect(segments[1]!.end).toBe(segments[2]!.start);
+    expect(segments[2]!.end).toBe(segments[3]!.start);
+  });
+});
+
+describe("the witness recorder restarted after the wall clock stepped back", () => {
+  it("stamps nothing before the last line today's file already holds", async () => {
+    const dir = await tempDir();
+    const T0 = new Date(2026, 10, 30, 10, 0, 0).getTime();
+    const written = localIso(new Date(T0 + 100_000));
+    await writeFile(dayFile(dir, "2026-11-30"), `${JSON.stringify({ t: written, type: "stop" })}\n`);
+    let wall = T0 + 40_000; // a minute behind what was written
+    const w = startWitness({
+      platform: {
+        frontWindow: async () => ({ app: "XTerm", title: "back" }),
+        idleMs: async () => 0,
+      } as Platform,
+      dir,
+      retentionDays: 14,
+      idleThresholdMs: 60_000,
+      pollMs: 3_600_000,
+      now: () => new Date(wall),
+    });
+    await w.ready;
+    wall += 1000;
+    await w.stop();
+    const events = await readDay(dir, "2026-11-30", new Date(T0 + 3_600_000), 14);
+    expect(events.map((e) => e.type)).toEqual(["stop", "app", "stop"]);
+    const ts = events.map((e) => Date.parse(e.t));
+    expect(ts[1]).toBeGreaterThanOrEqual(ts[0]!);
+    expect(ts[2]).toBeGreaterThanOrEqual(ts[1]!);
+  });
+});
+
 describe("desktop-control witness", () => {
   it("runs as its own process, writes today's file and a stop line on SIGTERM", async () => {
     const dir = await tempDir();

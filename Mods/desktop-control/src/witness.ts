@@ -3,7 +3,8 @@
 import { quoteInput } from "@yui/mod-kit";
 import { dayKey, localIso } from "./localtime.ts";
 import type { FrontWindow, Platform } from "./platform/types.ts";
-import { appendDay, pruneExpired, type WitnessEvent } from "./witness-log.ts";
+import { stampClock } from "./stamp-clock.ts";
+import { appendDay, pruneExpired, readDay, type WitnessEvent } from "./witness-log.ts";
 
 /** The recorder's settings (all from the environment in production). */
 export interface WitnessOptions {
@@ -14,7 +15,10 @@ export interface WitnessOptions {
   idleThresholdMs: number;
   /** Time between polls (WITNESS_POLL_SECONDS, default 5). */
   pollMs: number;
+  /** The wall clock (default Date); stamps follow it but never go back (stamp-clock.ts). */
   now?: () => Date;
+  /** A monotonic clock in ms (default performance.now), which advances the stamps between wall readings. */
+  monotonic?: () => number;
   log?: (line: string) => void;
 }
 
@@ -45,7 +49,9 @@ export interface Witness {
 
 /** Starts recording; the first tick runs at once. */
 export function startWitness(opts: WitnessOptions): Witness {
-  const now = opts.now ?? (() => new Date());
+  const wall = opts.now ?? (() => new Date());
+  const clock = stampClock(() => wall().getTime(), opts.monotonic);
+  const now = () => new Date(clock.now());
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));
   let front: FrontWindow | null = null;
   let idle = false;
@@ -53,6 +59,10 @@ export function startWitness(opts: WitnessOptions): Witness {
   let stopped = false;
   let timer: NodeJS.Timeout | undefined;
   let queue: Promise<void> = Promise.resolve();
+  // The stamp of the last idle_start / idle_end written. Both are back-dated from an idle reading, and
+  // never to before it: an idle_start is never stamped before the idle_end it follows (nor an idle_end
+  // before its idle_start), whatever a single reading or the wall clock says.
+  let lastTransition = Number.NEGATIVE_INFINITY;
 
   const appLine = (t: Date, f: FrontWindow): WitnessEvent => ({
     t: localIso(t),
@@ -70,15 +80,19 @@ export function startWitness(opts: WitnessOptions): Witness {
       // A new day's file starts with the state carried over at its midnight, so every file stands alone.
       const midnight = new Date(t.getFullYear(), t.getMonth(), t.getDate());
       if (front) lines.push(appLine(midnight, front));
-      if (idle) lines.push({ t: localIso(midnight), type: "idle_start" });
+      if (idle) {
+        lines.push({ t: localIso(midnight), type: "idle_start" });
+        lastTransition = Math.max(lastTransition, midnight.getTime());
+      }
       await pruneExpired(opts.dir, t, opts.retentionDays);
     }
     day = key;
     // Idleness starts (or ends) when input stopped (or resumed), not when this poll saw it.
-    const inputAt = new Date(t.getTime() - idleMs);
     const nowIdle = idleMs >= opts.idleThresholdMs;
-    if (nowIdle && !idle) lines.push({ t: localIso(inputAt), type: "idle_start" });
-    if (!nowIdle && idle) lines.push({ t: localIso(inputAt), type: "idle_end" });
+    if (nowIdle !== idle) {
+      lastTransition = Math.max(lastTransition, t.getTime() - idleMs);
+      lines.push({ t: localIso(new Date(lastTransition)), type: nowIdle ? "idle_start" : "idle_end" });
+    }
     idle = nowIdle;
     if (!front || front.app !== f.app || front.title !== f.title) lines.push(appLine(t, f));
     front = f;
@@ -110,7 +124,13 @@ export function startWitness(opts: WitnessOptions): Witness {
     if (!stopped) timer = setTimeout(loop, opts.pollMs);
   };
 
-  const ready = pruneExpired(opts.dir, now(), opts.retentionDays).then(loop);
+  const ready = (async () => {
+    const start = now();
+    await pruneExpired(opts.dir, start, opts.retentionDays);
+    // A restart after the wall clock stepped back must not stamp before what today's file already holds.
+    const today = await readDay(opts.dir, dayKey(start), start, opts.retentionDays);
+    for (const e of today) clock.floor(Date.parse(e.t));
+  })().then(loop);
 
   return {
     ready,
