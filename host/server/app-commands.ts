@@ -8,9 +8,16 @@ import { dirname } from "node:path";
 import { z } from "zod";
 import { PRESET_KEYS, type Preset, PresetIdSchema } from "../../src/app/presets/preset.ts";
 import { getPreset } from "../../src/app/presets/presets.ts";
-import { setRelationByUser } from "../../src/app/relations/access.ts";
-import { RELATION_MAX, RELATION_MIN } from "../../src/app/relations/relations.ts";
+import { rateRelation, setRelationByUser } from "../../src/app/relations/access.ts";
+import {
+  isReservedReason,
+  RELATION_MAX,
+  RELATION_MIN,
+  USER_TARGET,
+  WHY_MAX,
+} from "../../src/app/relations/relations.ts";
 import { DEFAULT_VOCABULARY, parseVocabulary } from "../../src/app/vocabulary/vocabulary.ts";
+import { DELTAS, RELATION_RATE_COMMAND } from "../../src/io/chat/tools/relation.ts";
 import { registerBrowserCommands } from "../browser/commands.ts";
 import type { CommandTable } from "../commands.ts";
 import { isSecretKey } from "../store/schema.ts";
@@ -33,6 +40,16 @@ const KeyArg = z.object({ key: z.string().min(1) });
 const ApiKeyArg = z.object({ presetId: PresetIdSchema, key: z.string().max(4096) });
 const ClaimArg = z.object({ presetId: PresetIdSchema, turnId: z.string().min(1).max(200) });
 const SignalClaimArg = z.object({ id: z.string().min(1).max(200) });
+const RateArg = z.object({
+  presetId: PresetIdSchema,
+  target: z.union([z.literal(USER_TARGET), PresetIdSchema]),
+  delta: z.union(DELTAS.map((d) => z.literal(d))),
+  why: z
+    .string()
+    .refine((w) => [...w].length <= WHY_MAX, `at most ${WHY_MAX} characters`)
+    .refine((w) => !isReservedReason(w), "reserved reason"),
+  turn: z.string().min(1).max(200).optional(),
+});
 const SliderArg = z.object({
   presetId: PresetIdSchema,
   target: z.string().min(1),
@@ -157,6 +174,9 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
   });
   table.register("signal_claim", async (args) => claimOnce(`signal\u0000${parse(SignalClaimArg, args).id}`));
 
+  // rate_relation's change, decided here where the value is stored: one SQLite transaction per change
+  // (docs/relations.md). The window has checked the arguments and the once-per-turn rule already.
+  table.register(RELATION_RATE_COMMAND, async (args) => rateRelation(store, parse(RateArg, args)));
   table.register("relation_set_by_user", async (args) => {
     const { presetId, target, value } = parse(SliderArg, args);
     setRelationByUser(store, presetId, target, value);

@@ -10,6 +10,7 @@ import {
   USER_LABEL,
 } from "../presets/presets.ts";
 import {
+  applyRating,
   type Band,
   band,
   emptyRelations,
@@ -53,8 +54,11 @@ export function saveRelations(kv: KeyValue, presetId: string, state: RelationsSt
 }
 
 /**
- * Changes a preset's relations through `fn` in one step: atomically on a store that can (no other process
- * interleaves), else read then write. `fn` handing back its argument itself writes nothing.
+ * Changes a preset's relations through `fn` in one step: on the host's store one `BEGIN IMMEDIATE` transaction
+ * (no other process interleaves); on a plain in-process key-value, a synchronous read then write (nothing in this
+ * process can interleave). Never hand it a window's mirror of the store: the mirror's write reaches the host later,
+ * so two windows would read the same value and one write would be lost; windows ask the host (`relation_rate`,
+ * `relation_set_by_user`). `fn` handing back its argument itself writes nothing.
  */
 export function modifyRelations(
   kv: KeyValue,
@@ -78,6 +82,80 @@ export function setRelationByUser(
   now: number = Date.now(),
 ): RelationsState {
   return modifyRelations(kv, presetId, (s) => setByUser(s, target, value, now), "user");
+}
+
+/** One rate_relation change, as the window hands it to where the value is stored. */
+export interface RatingRequest {
+  /** The rating character's preset (whose relations change). */
+  presetId: string;
+  target: string;
+  /** One of -2, -1, 1, 2 (checked by the tool and by the host command). */
+  delta: number;
+  /** At most 80 characters, never the reserved reason (checked before). */
+  why: string;
+  /** The turn of the call, logged with the change. */
+  turn?: string;
+}
+
+/** What the place that stores the value decided: the switch was off, or the band after the change. */
+export type RatingAnswer =
+  | { off: true }
+  | {
+      off: false;
+      band: Band;
+      /** The daily cap or the range cut the step (possibly to nothing: then nothing was logged or written). */
+      clamped: boolean;
+      /** The change applied. */
+      applied: number;
+    };
+
+/** The clock of a rating: epoch ms, and the IANA zone of the local calendar day (the daily cap). */
+export interface RatingClock {
+  now: number;
+  timeZone: string;
+}
+
+/** This process's clock and time zone (the host's: the user's computer). */
+export function systemClock(): RatingClock {
+  return { now: Date.now(), timeZone: Intl.DateTimeFormat().resolvedOptions().timeZone };
+}
+
+/**
+ * rate_relation's change, decided where the value is stored, in one step (`modifyRelations`: one `BEGIN
+ * IMMEDIATE` transaction on the host's store): the Relations switch, the daily cap on the local calendar day, the
+ * clamp to -20..20, the log entry and the band. A step cut to nothing writes nothing. The once-per-turn rule is
+ * the window's (its turns live there).
+ */
+export function rateRelation(
+  kv: KeyValue,
+  req: RatingRequest,
+  clock: RatingClock = systemClock(),
+): RatingAnswer {
+  let answer: RatingAnswer | undefined;
+  const step = {
+    target: req.target,
+    delta: req.delta,
+    why: req.why,
+    now: clock.now,
+    timeZone: clock.timeZone,
+  };
+  modifyRelations(
+    kv,
+    req.presetId,
+    (state) => {
+      // Read inside the same transaction: a switch turned off before this change commits refuses it.
+      if (!relationsEnabled(kv)) {
+        answer = { off: true };
+        return state;
+      }
+      const outcome = applyRating(state, req.turn === undefined ? step : { ...step, turn: req.turn });
+      answer = { off: false, band: outcome.band, clamped: outcome.clamped, applied: outcome.applied };
+      return outcome.state;
+    },
+    "backend",
+  );
+  if (!answer) throw new Error("the relations store did not run the change");
+  return answer;
 }
 
 /** The band of a preset toward a target (the quick controls' preset row shows it toward `user`). */

@@ -39,7 +39,8 @@ export const RelationChangeSchema = z.strictObject({
   target: z.string().min(1),
   from: Value,
   to: Value,
-  why: z.string().max(WHY_MAX),
+  // Characters (code points), as the tool keeps them, not UTF-16 units: 80 emoji are 80 characters.
+  why: z.string().refine((w) => [...w].length <= WHY_MAX, `at most ${WHY_MAX} characters`),
   /** `backend` for a rate_relation call, `user` for the slider. */
   who: z.enum(["backend", "user"]),
   /** The turn of a rate_relation call. */

@@ -3,11 +3,19 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { type Host, startHost } from "../../../../host/server/server.ts";
+import { bridgeClient } from "../../../../host/server/testing.ts";
 import { openStore, type Store } from "../../../../host/store/store.ts";
 import { openPet, openPresets, savePreset, setActivePreset } from "../../../app/presets/presets.ts";
 import { type RelationsState, relationsKey, setByUser } from "../../../app/relations/relations.ts";
 import type { ClientTool } from "./client-tools.ts";
-import { createRateRelationTool, RATE_RELATION_RESULTS, relationsFromStore } from "./relation.ts";
+import {
+  createRateRelationTool,
+  RATE_RELATION_RESULTS,
+  RELATION_RATE_COMMAND,
+  relationsFromStore,
+  relationsOverBridge,
+} from "./relation.ts";
 
 // rate_relation's result strings as the spec writes them, once.
 const SPEC = {
@@ -39,9 +47,7 @@ function tool(self = "mika"): ClientTool {
   return createRateRelationTool({
     openPresets: () => openPresets(store),
     presetId: self,
-    ...relationsFromStore(store),
-    now: () => clock,
-    timeZone: () => zone,
+    ...relationsFromStore(store, () => ({ now: clock, timeZone: zone })),
   });
 }
 
@@ -182,29 +188,20 @@ describe("rate_relation", () => {
     expect(changes).toEqual([]);
   });
 
-  it("works over plain load and save too (a window's mirror of the store)", async () => {
-    let saved: RelationsState = { values: {}, log: [], spent: {} };
-    let saves = 0;
+  it("refuses at the store when the switch went off after the window read it, and writes nothing", async () => {
     const t = createRateRelationTool({
       openPresets: () => openPresets(store),
       presetId: "mika",
-      enabled: async () => true,
-      load: async () => structuredClone(saved),
-      save: async (_id, state) => {
-        saves++;
-        saved = state;
-      },
-      now: () => clock,
-      timeZone: () => "UTC",
+      ...relationsFromStore(store, () => ({ now: clock, timeZone: zone })),
+      // The window's read (its mirror) still says on.
+      enabled: () => true,
     });
-    const results = await Promise.all([
-      call(t, { toward: "user", delta: 2, why: "a" }),
-      call(t, { toward: "Aoi", delta: -2, why: "b" }),
-      call(t, { toward: "Aoi", delta: -2, why: "c" }),
-    ]);
-    expect(results).toEqual(["neutral", "neutral", SPEC.alreadyRated("Aoi")]);
-    expect(saved.values).toEqual({ user: 2, aoi: -2 });
-    expect(saves).toBe(2);
+    store.set("yui.relations", { enabled: false }, "user");
+    expect(await call(t, { toward: "user", delta: 1, why: "a" })).toBe(SPEC.relationsOff);
+    expect(store.has(relationsKey("mika"))).toBe(false);
+    // Not an accepted call: once the switch is back on, the target can be rated in this turn.
+    store.set("yui.relations", { enabled: true }, "user");
+    expect(await call(t, { toward: "user", delta: 1, why: "b" })).toBe("neutral");
   });
 
   it("answers clamped: <band> when the daily cap holds the step, and opens the cap at local midnight", async () => {
@@ -292,5 +289,111 @@ describe("rate_relation", () => {
     expect(await call(aoiTool, { toward: "Mika", delta: 1, why: "x" })).toBe("neutral");
     expect(relations("aoi").values).toEqual({ mika: 1 });
     expect(store.has(relationsKey("mika"))).toBe(false);
+  });
+});
+
+describe("rate_relation from two windows of one character on a real host", () => {
+  let hostDir: string;
+  let host: Host;
+  const clients: Awaited<ReturnType<typeof bridgeClient>>[] = [];
+
+  beforeEach(async () => {
+    hostDir = mkdtempSync(join(tmpdir(), "yui-rel-host-"));
+    host = await startHost({ port: 0, dataDir: hostDir, env: {}, browserCommands: false });
+    savePreset(host.store, preset("mika", "Mika"));
+    savePreset(host.store, preset("aoi", "Aoi"));
+    setActivePreset(host.store, "mika");
+    openPet(host.store, "aoi");
+  });
+  afterEach(async () => {
+    for (const c of clients.splice(0)) c.close();
+    await host.close();
+    rmSync(hostDir, { recursive: true, force: true });
+  });
+
+  /** A window as the app has it: its own bridge connection, its store snapshot, the tool over relation_rate. */
+  async function windowTool(): Promise<ClientTool> {
+    const client = await bridgeClient(host.port);
+    clients.push(client);
+    const invoke = async (command: string, args: unknown) => {
+      const r = await client.invoke(command, args);
+      if (!r.ok) throw new Error(r.error);
+      return r.value;
+    };
+    const kv = { get: (k: string) => client.snapshot[k], set: () => undefined };
+    return createRateRelationTool({
+      openPresets: () => openPresets(kv),
+      presetId: "mika",
+      ...relationsOverBridge(invoke, kv),
+    });
+  }
+
+  const N = 12;
+  const calls = (w: string) =>
+    Array.from({ length: N }, (_, i) => ({
+      args: { toward: "user", delta: 1, why: `${w} ${i}` },
+      turn: `${w}-${i}`,
+    }));
+  const shape = (state: RelationsState) => ({
+    values: state.values,
+    spent: Object.fromEntries(Object.entries(state.spent).map(([k, v]) => [k, v.points])),
+    log: state.log.map(({ target, from, to, who }) => ({ target, from, to, who })),
+  });
+
+  it("loses no write: the final value, the log and the answers equal the sequential result", async () => {
+    const [a, b] = [await windowTool(), await windowTool()];
+    const run = (t: ClientTool, c: ReturnType<typeof calls>[number]) =>
+      t.run(c.args, { signal: new AbortController().signal, turnId: c.turn, presetId: "mika" });
+    // Every call of both windows at once; each window runs its own calls in order, the two interleave.
+    const answers = await Promise.all([
+      ...calls("a").map((c) => run(a, c)),
+      ...calls("b").map((c) => run(b, c)),
+    ]);
+    const stored = host.store.get(relationsKey("mika")) as RelationsState;
+
+    // The same calls one after another, on a store of their own.
+    const seq = tool();
+    const seqAnswers: unknown[] = [];
+    for (const c of [...calls("a"), ...calls("b")]) seqAnswers.push(await call(seq, c.args, c.turn));
+    expect(shape(stored)).toEqual(shape(relations()));
+    expect([...answers].sort()).toEqual([...seqAnswers].sort());
+    // What the sequential result is: the day's cap of 4 points, reached one step at a time.
+    expect(shape(stored)).toEqual({
+      values: { user: 4 },
+      spent: { user: 4 },
+      log: [0, 1, 2, 3].map((from) => ({ target: "user", from, to: from + 1, who: "backend" })),
+    });
+    expect(answers.filter((x) => !String(x).startsWith("clamped: ")).sort()).toEqual([
+      "neutral",
+      "neutral",
+      "neutral",
+      "warm",
+    ]);
+    // Each logged change is a different call's, with its reason and turn.
+    expect(new Set(stored.log.map((e) => `${e.why}/${e.turn}`)).size).toBe(4);
+  });
+
+  it("refuses a change the window should never send: a reserved reason, a delta outside the enum, a bad target", async () => {
+    const client = await bridgeClient(host.port);
+    clients.push(client);
+    const base = { presetId: "mika", target: "user", delta: 1, why: "fine" };
+    for (const bad of [
+      { why: "set by the user" },
+      { delta: 3 },
+      { delta: 0 },
+      { why: "x".repeat(81) },
+      { target: "" },
+      { presetId: "user" },
+    ]) {
+      const r = await client.invoke(RELATION_RATE_COMMAND, { ...base, ...bad });
+      expect(r.ok, JSON.stringify(bad)).toBe(false);
+    }
+    expect(host.store.has(relationsKey("mika"))).toBe(false);
+    expect((await client.invoke(RELATION_RATE_COMMAND, base)).value).toEqual({
+      off: false,
+      band: "neutral",
+      clamped: false,
+      applied: 1,
+    });
   });
 });

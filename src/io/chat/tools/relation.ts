@@ -3,21 +3,18 @@
  * or another open character by one small step, with the reason. The `toward` enum is read from the open
  * presets when the schema is built (this factory's call); the Relations switch is read when a call runs.
  */
+import { z } from "zod";
 import type { KeyValue, PresetRef } from "../../../app/presets/presets.ts";
 import {
-  loadRelations,
-  modifyRelations,
+  type RatingAnswer,
+  type RatingClock,
+  type RatingRequest,
+  rateRelation,
   relationsEnabled,
-  saveRelations,
+  systemClock,
   towardChoices,
 } from "../../../app/relations/access.ts";
-import {
-  applyRating,
-  isReservedReason,
-  type RatingOutcome,
-  type RelationsState,
-  WHY_MAX,
-} from "../../../app/relations/relations.ts";
+import { BANDS, isReservedReason, WHY_MAX } from "../../../app/relations/relations.ts";
 import type { ClientTool, ToolCallContext } from "./client-tools.ts";
 
 /** Re-exported for callers that build the relation: line's targets beside the tool. */
@@ -38,6 +35,8 @@ export const RATE_RELATION_NAME = "rate_relation";
 /** The switch id rate_relation carries (listed on the `tool switches:` line). */
 export const RELATIONS_SWITCH_ID = "relations";
 export const DELTAS = [-2, -1, 1, 2] as const;
+/** The host's bridge command that decides one change where the value is stored (host/server/app-commands.ts). */
+export const RELATION_RATE_COMMAND = "relation_rate";
 
 /** What rate_relation needs from its window. */
 export interface RateRelationDeps {
@@ -45,35 +44,52 @@ export interface RateRelationDeps {
   openPresets: () => PresetRef[];
   /** The calling window's preset: left out of `toward`. */
   presetId: string;
-  /** The Relations switch, read when a call runs. */
+  /** The Relations switch, read when a call runs (first, before the arguments). */
   enabled: () => boolean | Promise<boolean>;
-  /** Reads a preset's relations (`yui.<presetId>.relations`). */
-  load: (presetId: string) => RelationsState | Promise<RelationsState>;
-  /** Writes them back. */
-  save: (presetId: string, state: RelationsState) => void | Promise<void>;
   /**
-   * When given, used instead of load + save: changes a preset's relations through `fn` in one atomic step
-   * (`fn` handing back its argument writes nothing). The host's store provides it.
+   * Decides one change where the value is stored, atomically (`rateRelation` in src/app/relations/access.ts):
+   * the switch again, the daily cap, the clamp, the log entry and the band.
    */
-  modify?: (
-    presetId: string,
-    fn: (state: RelationsState) => RelationsState,
-  ) => RelationsState | Promise<RelationsState>;
-  /** Clock (epoch ms) for the log and the daily cap. */
-  now?: () => number;
-  /** The user's IANA time zone, for the local calendar day. */
-  timeZone?: () => string;
+  rate: (req: RatingRequest) => RatingAnswer | Promise<RatingAnswer>;
 }
 
-/** Wires rate_relation's storage and switch to a key-value store (the host's store, or the bridge's mirror). */
+/**
+ * rate_relation over the store in this process (the host's store: `yui chat`, tests). The clock defaults to this
+ * process's; tests pass their own.
+ */
 export function relationsFromStore(
   kv: KeyValue,
-): Pick<RateRelationDeps, "enabled" | "load" | "save" | "modify"> {
+  clock: () => RatingClock = systemClock,
+): Pick<RateRelationDeps, "enabled" | "rate"> {
   return {
     enabled: () => relationsEnabled(kv),
-    load: (presetId) => loadRelations(kv, presetId),
-    save: (presetId, state) => saveRelations(kv, presetId, state, "backend"),
-    modify: (presetId, fn) => modifyRelations(kv, presetId, fn, "backend"),
+    rate: (req) => rateRelation(kv, req, clock()),
+  };
+}
+
+const RatingAnswerSchema = z.union([
+  z.object({ off: z.literal(true) }),
+  z.object({ off: z.literal(false), band: z.enum(BANDS), clamped: z.boolean(), applied: z.int() }),
+]);
+
+/** A bridge invoke (src/ui/bridge-client.ts, Tauri's invoke). */
+export type RelationInvoke = (command: string, args: unknown) => Promise<unknown>;
+
+/**
+ * rate_relation in a window: the switch from the window's mirror of the store, each change decided by the host
+ * (`relation_rate`, one SQLite transaction), so two windows rating one target at once never lose a write.
+ */
+export function relationsOverBridge(
+  invoke: RelationInvoke,
+  kv: KeyValue,
+): Pick<RateRelationDeps, "enabled" | "rate"> {
+  return {
+    enabled: () => relationsEnabled(kv),
+    rate: async (req) => {
+      const answer = RatingAnswerSchema.safeParse(await invoke(RELATION_RATE_COMMAND, req));
+      if (!answer.success) throw new Error(`${RELATION_RATE_COMMAND}: unexpected answer from the host`);
+      return answer.data;
+    },
   };
 }
 
@@ -83,11 +99,10 @@ const TURNS_KEPT = 64;
 export function createRateRelationTool(deps: RateRelationDeps): ClientTool {
   const choices = towardChoices(deps.openPresets(), deps.presetId);
   const byLabel = new Map(choices.map((c) => [c.label, c]));
-  const now = deps.now ?? Date.now;
-  const timeZone = deps.timeZone ?? (() => Intl.DateTimeFormat().resolvedOptions().timeZone);
-  // Per turn, the targets already rated (one accepted call per target per turn).
+  // Per turn, the targets already rated (one accepted call per target per turn). A turn runs in one window, so
+  // this rule lives here; the value, the cap and the clamp live where the value is stored.
   const rated = new Map<string, Set<string>>();
-  // Calls run one at a time so two calls of one turn never read the same state and lose a write.
+  // Calls run one at a time so a second call of a turn sees the first one accepted.
   let queue: Promise<unknown> = Promise.resolve();
 
   async function run(args: Record<string, unknown>, ctx: ToolCallContext): Promise<string> {
@@ -105,25 +120,19 @@ export function createRateRelationTool(deps: RateRelationDeps): ClientTool {
     if (turnRated.has(choice.id)) return R.alreadyRated(choice.label);
 
     // The relations belong to the window this tool was built for (the one left out of toward).
-    const owner = deps.presetId;
-    const step = { target: choice.id, delta, why, now: now(), timeZone: timeZone(), turn: ctx.turnId };
-    let outcome: RatingOutcome | undefined;
-    if (deps.modify) {
-      // applyRating hands back the very state it got when nothing applies, so nothing is written then.
-      await deps.modify(owner, (state) => {
-        outcome = applyRating(state, step);
-        return outcome.state;
-      });
-    } else {
-      outcome = applyRating(await deps.load(owner), step);
-      if (outcome.applied !== 0) await deps.save(owner, outcome.state);
-    }
-    if (!outcome) throw new Error("the relations store did not run the change");
+    const answer = await deps.rate({
+      presetId: deps.presetId,
+      target: choice.id,
+      delta,
+      why,
+      turn: ctx.turnId,
+    });
+    if (answer.off) return R.relationsOff;
     // Accepted (a call cut to nothing included): later calls for this target in this turn are ignored.
     turnRated.add(choice.id);
     rated.set(ctx.turnId, turnRated);
     if (rated.size > TURNS_KEPT) rated.delete(rated.keys().next().value!);
-    return outcome.clamped ? R.clamped(outcome.band) : outcome.band;
+    return answer.clamped ? R.clamped(answer.band) : answer.band;
   }
 
   return {
