@@ -16,7 +16,6 @@ import { createCharacterTurns } from "../app/turn/character-turns.ts";
 import { SIGNAL_EVENT, SignalEventSchema, signalLabel } from "../app/turn/signal-turn.ts";
 import { buildTurnRegistry, createWireDispatcher } from "../app/turn/wire-dispatcher.ts";
 import { DEFAULT_VOCABULARY, type Vocabulary } from "../app/vocabulary/vocabulary.ts";
-import type { Cue } from "../avatar/cues.ts";
 import { createBrowserRelay } from "../io/browser/browser-relay.ts";
 import type { EngineEvent, TurnEnd } from "../io/chat/stream/types.ts";
 import { createAddressCharacterTool } from "../io/chat/tools/address-character.ts";
@@ -31,8 +30,6 @@ import { plainError } from "./errors.ts";
 import { mountStage, type StageHandle } from "./stage-area.ts";
 import type { StoreMirror } from "./store-mirror.ts";
 import { switchStates } from "./switches.ts";
-import { createSpeech, type Speech } from "../voice/speech.ts";
-import { isVoiceKey, speaks } from "../voice/ui.ts";
 
 /** The history key of a preset (host/server/history.ts registers its schema). */
 export const historyKey = (presetId: string) => `yui.${presetId}.history`;
@@ -155,35 +152,6 @@ export function createPanel(opts: PanelOptions): Panel {
   let stage: StageHandle | null = null;
   if (opts.stage) stage = mountStage(stageBox, presetId);
 
-  // ---- voice (docs/voice.md): the reply spoken as it streams, cues at their sentence, the mouth moving ----
-  let speech: Speech | null = null;
-  /** The reply bubble being spoken. */
-  let voiceBubble: HTMLElement | null = null;
-  const voice = (): Speech | null => {
-    if (!speaks(kv, presetId)) return null;
-    speech ??= createSpeech({
-      presetId,
-      onReveal: (p) => stage?.reveal(p),
-      onMouth: (w) => stage?.mouth(w),
-      onSpeaking: (seg) => {
-        const line = voiceBubble?.querySelector<HTMLElement>(".speaking");
-        if (line) {
-          line.textContent = seg?.text ?? "";
-          line.hidden = !seg;
-        }
-        el.classList.toggle("speaking", !!seg);
-        stopBtn.hidden = !(current || seg);
-      },
-      onSkip: (seg, message) => {
-        const said = seg.text.length > 60 ? `${seg.text.slice(0, 60)}…` : seg.text;
-        voiceBubble?.append(
-          h("div", { class: "voice-note", "data-testid": "voice-note" }, `Not spoken: “${said}” (${message})`),
-        );
-      },
-    });
-    return speech;
-  };
-
   const history = (): HistoryEntry[] => {
     const v = kv.get(historyKey(presetId));
     return Array.isArray(v) ? (v as HistoryEntry[]) : [];
@@ -248,7 +216,7 @@ export function createPanel(opts: PanelOptions): Panel {
   let queue: Promise<unknown> = Promise.resolve();
   let current: AbortController | null = null;
   const busy = (on: boolean) => {
-    stopBtn.hidden = !(on || speech?.active());
+    stopBtn.hidden = !on;
     sendBtn.disabled = on;
     el.classList.toggle("busy", on);
   };
@@ -267,11 +235,6 @@ export function createPanel(opts: PanelOptions): Panel {
     const chips = new Map<string, HTMLElement>();
     status.textContent = "thinking…";
     stage?.newReply();
-    // A new turn silences the last one; this reply speaks if the character's voice is on.
-    speech?.newTurn();
-    const sp = voice();
-    voiceBubble = reply;
-    if (sp) reply.append(h("div", { class: "speaking", "data-testid": "speaking", hidden: true }));
     let shown = "";
     try {
       vocabulary = await bridge
@@ -284,13 +247,10 @@ export function createPanel(opts: PanelOptions): Panel {
           text.textContent = shown;
           reply.classList.remove("pending");
           status.textContent = "replying…";
-          // Speaking, cues play as their sentence's audio starts; silent, as the text shows.
-          if (sp) sp.text(e.delta);
-          else stage?.reveal(shown.length);
+          stage?.reveal(shown.length);
           log.scrollTop = log.scrollHeight;
         } else if (e.type === "cue") {
           stage?.cue(e.offset, e.arguments);
-          sp?.cue(e.offset, e.arguments as Cue);
         } else if (e.type === "tool_status") {
           let chip = chips.get(e.call_id);
           if (!chip) {
@@ -309,7 +269,6 @@ export function createPanel(opts: PanelOptions): Panel {
       });
       reply.classList.remove("pending");
       if (!end) {
-        sp?.stop();
         reply.remove();
         return null;
       }
@@ -325,11 +284,7 @@ export function createPanel(opts: PanelOptions): Panel {
         reply.classList.add("silent");
         text.textContent = "(no reply)";
       }
-      if (sp && end.outcome !== "stopped" && end.outcome !== "error") sp.end();
-      else {
-        sp?.stop();
-        stage?.reveal(Number.MAX_SAFE_INTEGER);
-      }
+      stage?.reveal(Number.MAX_SAFE_INTEGER);
       log.scrollTop = log.scrollHeight;
       return end;
     } finally {
@@ -440,16 +395,9 @@ export function createPanel(opts: PanelOptions): Panel {
       form.requestSubmit();
     }
   });
-  stopBtn.addEventListener("click", () => {
-    current?.abort();
-    speech?.stop();
-  });
+  stopBtn.addEventListener("click", () => current?.abort());
 
   const offs = [
-    // Voice turned off or muted: silence at once.
-    kv.watch(isVoiceKey, () => {
-      if (!speaks(kv, presetId)) speech?.stop();
-    }),
     kv.watch(historyKey(presetId), () => {
       // Another tab wrote this preset's history (or the host came back): show it when idle.
       if (!current && sig(history()) !== shownSig) renderHistory();
@@ -470,7 +418,6 @@ export function createPanel(opts: PanelOptions): Panel {
       offSignal();
       for (const off of offs) off();
       backend?.close();
-      speech?.dispose();
       stage?.dispose();
     },
   };
