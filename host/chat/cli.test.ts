@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_PRESET } from "../../src/app/presets/preset.ts";
 import { savePreset, setActivePreset } from "../../src/app/presets/presets.ts";
+import { installStandin } from "../../tools/ego-browser-standin/install.ts";
 import { startPushBackend } from "../../tools/push-backend/server.ts";
 import {
   chatStream,
@@ -359,4 +360,72 @@ describe("yui chat", () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--window must be one of main, pet, bound, browser, phone");
   });
+});
+
+describe("yui chat after Stop", () => {
+  // The backend asks for a browser run; the stand-in ego-browser's script is still running when the user
+  // stops (SIGINT), so the call answers error: turn stopped and a round trip would be due. None goes out.
+  const SLOW = "await new Promise((r) => setTimeout(r, 3000));\nconsole.log('late');";
+  it.each([
+    [
+      "chat",
+      chatStream({ calls: [{ id: "b1", name: "browser", arguments: JSON.stringify({ code: SLOW }) }] }),
+    ],
+    [
+      "responses",
+      responsesStream({
+        id: "resp_1",
+        calls: [{ call_id: "b1", name: "browser", arguments: JSON.stringify({ code: SLOW }) }],
+      }),
+    ],
+  ])(
+    "%s: reports only the requests that reached the server, and round_trips counts them",
+    {
+      timeout: 120_000,
+    },
+    async (transport, first) => {
+      const standin = await installStandin();
+      try {
+        const store = openStore(dataDir);
+        store.set("yui.browser", { enabled: true });
+        store.close();
+        await withBackend(
+          [{ body: first }, { body: chatStream({ text: ["too late"] }) }],
+          async (url, requests) => {
+            const r = await runYui(
+              ["chat", "--base-url", url, "--transport", transport, "--message", "look it up"],
+              dataDir,
+              standin.env,
+              (child) => {
+                // One SIGINT, as a user's Ctrl-C: a second would find yui chat's once-handler gone.
+                let sent = false;
+                const poll = setInterval(async () => {
+                  if (sent) return;
+                  if ((await standin.events()).some((e) => e.event === "script-started") && !sent) {
+                    sent = true;
+                    clearInterval(poll);
+                    child.kill("SIGINT");
+                  }
+                }, 50);
+                child.on("close", () => clearInterval(poll));
+              },
+            );
+            expect(r.code, r.stderr).toBe(1);
+            expect(r.lines.find((l) => l.type === "tool_call")).toMatchObject({
+              call_id: "b1",
+              name: "browser",
+              result: "error: turn stopped",
+            });
+            // What reached the server is what the CLI reports.
+            expect(requests).toHaveLength(1);
+            expect(r.lines.filter((l) => l.type === "request")).toHaveLength(requests.length);
+            expect(r.lines.at(-1)).toMatchObject({ type: "turn_end", outcome: "stopped", round_trips: 0 });
+            expect(r.lines.at(-1)!.round_trips).toBe(requests.length - 1);
+          },
+        );
+      } finally {
+        await standin.remove();
+      }
+    },
+  );
 });

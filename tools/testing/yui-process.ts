@@ -1,5 +1,5 @@
 /** Runs the `yui` command as a real child process for black-box tests. */
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { join } from "node:path";
 
 const ROOT = join(import.meta.dirname, "..", "..");
@@ -15,12 +15,13 @@ export interface YuiRun {
 
 /**
  * Runs `yui <args>` with the store in dataDir and no OpenAI environment leaking in from the caller;
- * `env` adds to (and overrides) the inherited environment.
+ * `env` adds to (and overrides) the inherited environment. `onSpawn` gets the child (to signal it, e.g. SIGINT).
  */
 export function runYui(
   args: string[],
   dataDir: string,
   env: NodeJS.ProcessEnv = process.env,
+  onSpawn?: (child: ChildProcess) => void,
 ): Promise<YuiRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ["--import", "tsx", YUI, ...args], {
@@ -28,6 +29,7 @@ export function runYui(
       env: { ...env, YUI_DATA_DIR: dataDir, OPENAI_BASE_URL: "", OPENAI_API_KEY: "", OPENAI_MODEL: "" },
       stdio: ["ignore", "pipe", "pipe"],
     });
+    onSpawn?.(child);
     let stdout = "";
     let stderr = "";
     child.stdout.on("data", (d) => {
