@@ -145,6 +145,8 @@ function open(m) {
   const settings = view.get_settings();
   settings.set_enable_webgl(true);
   settings.set_enable_developer_extras(Boolean(GLib.getenv("YUI_SHELL_DEVTOOLS")));
+  // The page's console on the shell's stdout, where the host logs lines that are not contract messages.
+  settings.set_enable_write_console_messages_to_stdout(Boolean(GLib.getenv("YUI_SHELL_DEBUG")));
   if (transparent) view.set_background_color(new Gdk.RGBA({ red: 0, green: 0, blue: 0, alpha: 0 }));
   win.add(view);
   const entry = { win, view, shape: [], drag: [], press: null, clickThrough: transparent };

@@ -4,6 +4,7 @@
  * window in the desktop app).
  */
 import { connectBridge } from "./bridge-client.ts";
+import { mountDesktop } from "./desktop-view.ts";
 import { h, replace } from "./dom.ts";
 import { mountMain } from "./main-view.ts";
 import { mountPhone } from "./phone-view.ts";
@@ -61,10 +62,13 @@ const content = h("main", { class: `view view-${view}` }, h("p", { class: "loadi
 replace(root, ...(view === "desktop" ? [] : [nav]), content, toastBox);
 
 await bridge.ready;
-const mount =
-  view === "desktop"
-    ? (await import("./desktop-view.ts")).mountDesktop
-    : { main: mountMain, settings: mountSettings, quick: mountQuick, phone: mountPhone }[view];
+const mount = {
+  main: mountMain,
+  settings: mountSettings,
+  quick: mountQuick,
+  phone: mountPhone,
+  desktop: mountDesktop,
+}[view];
 replace(content);
 mount(content, { bridge, kv, toast });
 document.body.dataset.ready = "true";

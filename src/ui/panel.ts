@@ -16,6 +16,7 @@ import { createCharacterTurns } from "../app/turn/character-turns.ts";
 import { SIGNAL_EVENT, SignalEventSchema, signalLabel } from "../app/turn/signal-turn.ts";
 import { buildTurnRegistry, createWireDispatcher } from "../app/turn/wire-dispatcher.ts";
 import { DEFAULT_VOCABULARY, type Vocabulary } from "../app/vocabulary/vocabulary.ts";
+import type { Cue } from "../avatar/cues.ts";
 import { createBrowserRelay } from "../io/browser/browser-relay.ts";
 import type { EngineEvent, TurnEnd } from "../io/chat/stream/types.ts";
 import { createAddressCharacterTool } from "../io/chat/tools/address-character.ts";
@@ -23,6 +24,9 @@ import { createBrowserTool } from "../io/chat/tools/browser/index.ts";
 import type { ClientTool } from "../io/chat/tools/client-tools.ts";
 import { windowTools } from "../io/chat/tools/pet-window-tools.ts";
 import { createRateRelationTool, relationsOverBridge } from "../io/chat/tools/relation.ts";
+import type { Segment } from "../voice/segmenter.ts";
+import { createSpeech, type Speech } from "../voice/speech.ts";
+import { isVoiceKey, speaks } from "../voice/ui.ts";
 import { type CharacterBackend, createCharacterBackend } from "./backend.ts";
 import type { BridgeClient } from "./bridge-client.ts";
 import { h, replace } from "./dom.ts";
@@ -152,6 +156,37 @@ export function createPanel(opts: PanelOptions): Panel {
   let stage: StageHandle | null = null;
   if (opts.stage) stage = mountStage(stageBox, presetId);
 
+  // ---- voice (docs/voice.md): the reply spoken as it streams, cues at their sentence, the mouth moving ----
+  let speech: Speech | null = null;
+  /** The sentence being spoken, marked in its reply by `repaint`. */
+  let speakingSeg: Segment | null = null;
+  let repaint: (() => void) | null = null;
+  const voice = (): Speech | null => {
+    if (!speaks(kv, presetId)) return null;
+    speech ??= createSpeech({
+      presetId,
+      onReveal: (p) => stage?.reveal(p),
+      onMouth: (w) => stage?.mouth(w),
+      onSpeaking: (seg) => {
+        speakingSeg = seg;
+        repaint?.();
+        el.classList.toggle("speaking", !!seg);
+        stopBtn.hidden = !(current || seg);
+      },
+      onSkip: (seg, message) => {
+        const said = seg.text.length > 60 ? `${seg.text.slice(0, 60)}…` : seg.text;
+        log.append(
+          h(
+            "div",
+            { class: "voice-note", role: "note", "data-testid": "voice-note" },
+            `Not spoken: “${said}” (${message})`,
+          ),
+        );
+      },
+    });
+    return speech;
+  };
+
   const history = (): HistoryEntry[] => {
     const v = kv.get(historyKey(presetId));
     return Array.isArray(v) ? (v as HistoryEntry[]) : [];
@@ -216,7 +251,7 @@ export function createPanel(opts: PanelOptions): Panel {
   let queue: Promise<unknown> = Promise.resolve();
   let current: AbortController | null = null;
   const busy = (on: boolean) => {
-    stopBtn.hidden = !on;
+    stopBtn.hidden = !(on || speech?.active());
     sendBtn.disabled = on;
     el.classList.toggle("busy", on);
   };
@@ -235,7 +270,26 @@ export function createPanel(opts: PanelOptions): Panel {
     const chips = new Map<string, HTMLElement>();
     status.textContent = "thinking…";
     stage?.newReply();
+    // A new turn silences the last one; this reply speaks if the character's voice is on.
+    speech?.newTurn();
+    const sp = voice();
     let shown = "";
+    // The sentence being spoken is marked in the reply's text (its words unchanged); anything else the
+    // bubble shows (an error, "(no reply)") is left as it is.
+    const paint = () => {
+      const s = speakingSeg;
+      const now = text.textContent ?? "";
+      if (!s || now !== shown || s.end > shown.length) {
+        if (text.childElementCount) text.textContent = now;
+        return;
+      }
+      text.replaceChildren(
+        shown.slice(0, s.start),
+        h("mark", { class: "speaking", "data-testid": "speaking" }, shown.slice(s.start, s.end)),
+        shown.slice(s.end),
+      );
+    };
+    repaint = paint;
     try {
       vocabulary = await bridge
         .invoke<{ vocabulary: Vocabulary }>("vocabulary_get")
@@ -247,10 +301,14 @@ export function createPanel(opts: PanelOptions): Panel {
           text.textContent = shown;
           reply.classList.remove("pending");
           status.textContent = "replying…";
-          stage?.reveal(shown.length);
+          // Speaking, cues play as their sentence's audio starts; silent, as the text shows.
+          paint();
+          if (sp) sp.text(e.delta);
+          else stage?.reveal(shown.length);
           log.scrollTop = log.scrollHeight;
         } else if (e.type === "cue") {
           stage?.cue(e.offset, e.arguments);
+          sp?.cue(e.offset, e.arguments as Cue);
         } else if (e.type === "tool_status") {
           let chip = chips.get(e.call_id);
           if (!chip) {
@@ -268,6 +326,9 @@ export function createPanel(opts: PanelOptions): Panel {
         }
       });
       reply.classList.remove("pending");
+      // Stopped or failed: silent at once; otherwise the speech plays out and reveals the cues left.
+      const speakOn = !!sp && !!end && end.outcome !== "stopped" && end.outcome !== "error";
+      if (!speakOn) sp?.stop();
       if (!end) {
         reply.remove();
         return null;
@@ -284,7 +345,8 @@ export function createPanel(opts: PanelOptions): Panel {
         reply.classList.add("silent");
         text.textContent = "(no reply)";
       }
-      stage?.reveal(Number.MAX_SAFE_INTEGER);
+      if (speakOn) sp!.end();
+      else stage?.reveal(Number.MAX_SAFE_INTEGER);
       log.scrollTop = log.scrollHeight;
       return end;
     } finally {
@@ -395,9 +457,16 @@ export function createPanel(opts: PanelOptions): Panel {
       form.requestSubmit();
     }
   });
-  stopBtn.addEventListener("click", () => current?.abort());
+  stopBtn.addEventListener("click", () => {
+    current?.abort();
+    speech?.stop();
+  });
 
   const offs = [
+    // Voice turned off or muted: silence at once.
+    kv.watch(isVoiceKey, () => {
+      if (!speaks(kv, presetId)) speech?.stop();
+    }),
     kv.watch(historyKey(presetId), () => {
       // Another tab wrote this preset's history (or the host came back): show it when idle.
       if (!current && sig(history()) !== shownSig) renderHistory();
@@ -418,6 +487,7 @@ export function createPanel(opts: PanelOptions): Panel {
       offSignal();
       for (const off of offs) off();
       backend?.close();
+      speech?.dispose();
       stage?.dispose();
     },
   };

@@ -1,0 +1,307 @@
+/**
+ * The Linux shell on a real X desktop (Xvfb + openbox + xcompmgr), started by the real host through the
+ * shell contract, with a real xterm below her: window properties, transparency from the root window's
+ * pixels, click-through with xdotool, dragging, two characters, and a message to the scripted backend
+ * whose reply shows in her bubble. Screenshots: test-output/desktop/.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startDesktop } from "../../host/desktop/desktop.ts";
+import { type ShellProcess, spawnShell } from "../../host/desktop/shell-process.ts";
+import { type Host, startHost } from "../../host/server/server.ts";
+import { openPet, savePreset } from "../../src/app/presets/presets.ts";
+import {
+  chatStream,
+  type ScriptedBackend,
+  startScriptedBackend,
+} from "../../tools/scripted-backend/server.ts";
+import type { ShellToHost } from "../contract.ts";
+import { type Screenshot, startXDesktop, waitFor, type XDesktop } from "./testing/x-desktop.ts";
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+const SHOTS = join(REPO, "test-output", "desktop");
+// The xterm below her: a colour no part of her has, so "shows through" is an exact pixel test.
+const BELOW: [number, number, number] = [0x20, 0x40, 0x80];
+
+let desk: XDesktop;
+let host: Host;
+let backend: ScriptedBackend;
+let shell: ShellProcess;
+let dataDir = "";
+let clicks = "";
+const messages: ShellToHost[] = [];
+
+const preset = (id: string, name: string) => ({
+  id,
+  name,
+  avatar: "",
+  voice: "",
+  persona: "",
+  backend: { transport: "chat" as const, base_url: backend.url, model: "scripted-model" },
+});
+
+/** The visible shell windows: id, title, geometry. */
+async function windows(): Promise<
+  { id: string; title: string; x: number; y: number; w: number; h: number }[]
+> {
+  const ids = (await desk.x("xdotool", ["search", "--onlyvisible", "--class", "^yui$"]).catch(() => ""))
+    .split("\n")
+    .filter(Boolean);
+  const out = [];
+  for (const id of ids) {
+    const info = await desk.x("xwininfo", ["-id", id]);
+    const num = (k: string) => Number(new RegExp(`${k}:\\s+(-?\\d+)`).exec(info)![1]);
+    out.push({
+      id,
+      title: /xwininfo: Window id: \S+ "(.*)"/.exec(info)?.[1] ?? "",
+      x: num("Absolute upper-left X"),
+      y: num("Absolute upper-left Y"),
+      w: num("Width"),
+      h: num("Height"),
+    });
+  }
+  return out;
+}
+const windowOf = async (title: string) => {
+  const w = (await windows()).find((x) => x.title === title);
+  if (!w) throw new Error(`no window titled ${title}`);
+  return w;
+};
+
+const same = (a: number[], b: number[], tol = 6) => a.every((v, i) => Math.abs(v - b[i]!) <= tol);
+const presses = () =>
+  readFileSync(clicks, "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith("1b5b4d20")).length;
+
+/** Her pixels inside window `w`: those that are not the xterm's colour. */
+function herPixels(shot: Screenshot, w: { x: number; y: number; w: number; h: number }) {
+  const px: [number, number][] = [];
+  for (let y = w.y; y < w.y + w.h; y += 2)
+    for (let x = w.x; x < w.x + w.w; x += 2) if (!same(shot.at(x, y), BELOW, 12)) px.push([x, y]);
+  return px;
+}
+/** A point well inside her: the middle of her longest horizontal run of pixels at mid-height. */
+function onHer(shot: Screenshot, w: { x: number; y: number; w: number; h: number }): [number, number] {
+  const y = Math.round(w.y + w.h * 0.55);
+  let best: [number, number] = [0, 0];
+  let start = -1;
+  for (let x = w.x; x <= w.x + w.w; x++) {
+    const hers = x < w.x + w.w && !same(shot.at(x, y), BELOW, 12);
+    if (hers && start < 0) start = x;
+    if (!hers && start >= 0) {
+      if (x - start > best[1] - best[0]) best = [start, x];
+      start = -1;
+    }
+  }
+  if (best[1] - best[0] < 24) throw new Error("she is not drawn at mid-height");
+  return [Math.round((best[0] + best[1]) / 2), y];
+}
+
+async function click(x: number, y: number): Promise<void> {
+  await desk.x("xdotool", ["mousemove", String(x), String(y), "click", "1"]);
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  if (!existsSync(join(REPO, "dist", "index.html"))) {
+    const { build } = await import("vite");
+    await build({ configFile: join(REPO, "vite.config.ts"), logLevel: "warn" });
+  }
+  desk = await startXDesktop();
+  dataDir = mkdtempSync(join(tmpdir(), "yui-desktop-"));
+  clicks = join(dataDir, "clicks.log");
+  // The xterm covers the bottom-right corner of the screen, where her window opens.
+  desk.start([
+    "xterm",
+    "-bg",
+    "#204080",
+    "-fg",
+    "#204080",
+    "-geometry",
+    "200x70+500+60",
+    "-e",
+    process.execPath,
+    join(REPO, "shell/gtk/testing/click-log.mjs"),
+    clicks,
+  ]);
+  await waitFor("the xterm", async () => existsSync(clicks));
+  backend = await startScriptedBackend();
+  const env: NodeJS.ProcessEnv = { ...desk.env, LIBGL_ALWAYS_SOFTWARE: "1" };
+  delete env.OPENAI_BASE_URL;
+  delete env.OPENAI_API_KEY;
+  host = await startHost({ port: 0, dataDir, env, browserCommands: false });
+  savePreset(host.store, preset("yui", "Yui"));
+  // YUI_SHELL_DEBUG=1 shows the shell's log and the pages' consoles.
+  shell = spawnShell({ env, log: (l) => env.YUI_SHELL_DEBUG && process.stderr.write(`${l}\n`) });
+  shell.on((m) => messages.push(m));
+  const ready = await shell.ready;
+  startDesktop({ shell, store: host.store, hostUrl: host.url, monitors: ready.monitors, onQuit: () => {} });
+  // She is drawn (the model loaded and rendered) and her silhouette reached the shell.
+  await waitFor(
+    "her, drawn on the desktop",
+    async () => {
+      const w = await windowOf("Yui");
+      return herPixels(await desk.screenshot(), w).length > 2000;
+    },
+    90_000,
+  );
+  await waitFor("her silhouette as the input shape", async () =>
+    messages.some((m) => m.type === "shape" && m.id === "yui" && m.rects > 3),
+  );
+}, 180_000);
+
+afterAll(async () => {
+  await shell?.stop();
+  await host?.close();
+  await backend?.close();
+  await desk?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("the Linux shell on an X desktop with a compositor", () => {
+  it("reports the compositor and every monitor with its work area", () => {
+    const ready = messages.find((m) => m.type === "ready");
+    expect(ready).toMatchObject({
+      type: "ready",
+      shell: "gtk",
+      compositor: true,
+      wayland: false,
+      monitors: [
+        {
+          primary: true,
+          geometry: { x: 0, y: 0, width: 1280, height: 800 },
+          workarea: { x: 0, y: 0, width: 1280, height: 800 },
+        },
+      ],
+    });
+  });
+
+  it("opens her window transparent (32-bit visual), undecorated, above, off the taskbar, class yui/YUI, her name as title", async () => {
+    const w = await windowOf("Yui");
+    const props = await desk.x("xprop", ["-id", w.id]);
+    expect(props).toContain('WM_CLASS(STRING) = "yui", "YUI"');
+    expect(props).toContain('_NET_WM_NAME(UTF8_STRING) = "Yui"');
+    const state = /_NET_WM_STATE\(ATOM\) = (.*)/.exec(props)?.[1] ?? "";
+    expect(state).toContain("_NET_WM_STATE_ABOVE");
+    expect(state).toContain("_NET_WM_STATE_SKIP_TASKBAR");
+    expect(state).toContain("_NET_WM_STATE_SKIP_PAGER");
+    // Motif hints: flags 0x2 (decorations) with decorations 0; the window manager adds no frame.
+    expect(props).toMatch(/_MOTIF_WM_HINTS\(_MOTIF_WM_HINTS\) = 0x2, 0x0, 0x0/);
+    expect(props).toContain("_NET_FRAME_EXTENTS(CARDINAL) = 0, 0, 0, 0");
+    expect(await desk.x("xwininfo", ["-id", w.id])).toMatch(/Depth: 32/);
+    expect({ w: w.w, h: w.h }).toEqual({ w: 360, h: 560 });
+  });
+
+  it("shows the xterm through where she is not, and draws her where she is", async () => {
+    const w = await windowOf("Yui");
+    const shot = await desk.screenshot();
+    writeFileSync(join(SHOTS, "on-desktop.png"), shot.png);
+    // Her window's corners and edges: exactly the xterm's colour.
+    for (const [x, y] of [
+      [w.x + 2, w.y + 2],
+      [w.x + w.w - 3, w.y + 2],
+      [w.x + 2, w.y + w.h - 3],
+      [w.x + 4, w.y + w.h / 2],
+    ] as const)
+      expect(shot.at(x, y)).toEqual(BELOW);
+    const [hx, hy] = onHer(shot, w);
+    expect(same(shot.at(hx, hy), BELOW, 12)).toBe(false);
+    // She covers a real part of the window, but far from all of it.
+    const share = herPixels(shot, w).length / ((w.w * w.h) / 4);
+    expect(share).toBeGreaterThan(0.05);
+    expect(share).toBeLessThan(0.6);
+  });
+
+  it("lets a click on a transparent pixel through to the xterm, and keeps a click on her", async () => {
+    const w = await windowOf("Yui");
+    const before = presses();
+    await click(w.x + 20, w.y + Math.round(w.h / 2));
+    await waitFor("the click in the xterm", async () => presses() === before + 1, 10_000);
+    await click(w.x + w.w - 10, w.y + 10);
+    await waitFor("the second click in the xterm", async () => presses() === before + 2, 10_000);
+    const [hx, hy] = onHer(await desk.screenshot(), w);
+    await click(hx, hy);
+    // A click on her opens her input: once it is drawn, the click has been handled (by her, not the xterm).
+    await waitFor("her input", async () => {
+      const shot = await desk.screenshot();
+      return !same(shot.at(w.x + 40, w.y + w.h - 30), BELOW, 12);
+    });
+    expect(presses()).toBe(before + 2);
+  });
+
+  it("sends what is typed in her input to the backend and shows the reply in her bubble", async () => {
+    const w = await windowOf("Yui");
+    backend.enqueue({ body: chatStream({ text: ["Hello from ", "the desktop!"] }), chunkDelayMs: 50 });
+    const [hx, hy] = onHer(await desk.screenshot(), w);
+    const input = await desk.screenshot();
+    if (same(input.at(w.x + 40, w.y + w.h - 30), BELOW, 12)) await click(hx, hy);
+    await desk.x("xdotool", ["type", "--delay", "30", "hi from the desktop"]);
+    await desk.x("xdotool", ["key", "Return"]);
+    await waitFor("the message at the backend", async () => backend.requests.length > 0);
+    const body = backend.requests[0]!.body as { messages: { role: string; content: string }[] };
+    expect(body.messages.at(-1)).toEqual({ role: "user", content: "hi from the desktop" });
+    // The reply is kept in her history and drawn in the bubble above her (white where the xterm was).
+    await waitFor("the reply in her history", async () => {
+      const h = host.store.get("yui.yui.history") as { role: string; content: string }[] | undefined;
+      return h?.some((e) => e.role === "assistant" && e.content === "Hello from the desktop!");
+    });
+    // The bubble is there (its near-white background where the xterm was), and the reply's words fill a
+    // line of it: dark text across more than 100 columns (a bare "…" placeholder covers about 10).
+    const shot = await waitFor("the reply in her bubble", async () => {
+      const s = await desk.screenshot();
+      if (!same(s.at(w.x + w.w - 30, w.y + 14), [246, 247, 250], 12)) return undefined;
+      let columns = 0;
+      for (let x = w.x + 14; x < w.x + w.w - 14; x++) {
+        let dark = false;
+        for (let y = w.y + 18; y < w.y + 44; y++) if (s.at(x, y).every((c) => c < 140)) dark = true;
+        if (dark) columns++;
+      }
+      return columns > 100 ? s : undefined;
+    });
+    writeFileSync(join(SHOTS, "bubble.png"), shot.png);
+  });
+
+  it("moves her window when she is dragged", async () => {
+    const w = await windowOf("Yui");
+    const [hx, hy] = onHer(await desk.screenshot(), w);
+    await desk.x("xdotool", ["mousemove", String(hx), String(hy), "mousedown", "1"]);
+    for (let i = 1; i <= 10; i++)
+      await desk.x("xdotool", ["mousemove", String(hx - i * 20), String(hy - i * 10)]);
+    await desk.x("xdotool", ["mouseup", "1"]);
+    await waitFor("the drag", async () => messages.some((m) => m.type === "drag" && m.id === "yui"), 15_000);
+    const moved = await waitFor("her window moved", async () => {
+      const n = await windowOf("Yui");
+      return n.x !== w.x ? n : undefined;
+    });
+    expect(moved.x).toBeGreaterThanOrEqual(w.x - 220);
+    expect(moved.x).toBeLessThanOrEqual(w.x - 180);
+    expect(moved.y).toBeGreaterThanOrEqual(w.y - 110);
+    expect(moved.y).toBeLessThanOrEqual(w.y - 90);
+  });
+
+  it("opens a second character opened as a pet in a window of her own", async () => {
+    savePreset(host.store, preset("mio", "Mio"));
+    openPet(host.store, "mio");
+    const mio = await waitFor("Mio's window", async () => (await windows()).find((w) => w.title === "Mio"));
+    const props = await desk.x("xprop", ["-id", mio.id]);
+    expect(props).toContain('WM_CLASS(STRING) = "yui", "YUI"');
+    expect((await windows()).map((w) => w.title).sort()).toEqual(["Mio", "Yui"]);
+    await waitFor(
+      "Mio's silhouette",
+      async () => messages.some((m) => m.type === "shape" && m.id === "mio" && m.rects > 3),
+      90_000,
+    );
+    const shot = await desk.screenshot();
+    const [mx, my] = onHer(shot, mio);
+    expect(same(shot.at(mx, my), BELOW, 12)).toBe(false);
+    expect(shot.at(mio.x + 2, mio.y + 2)).toEqual(BELOW);
+    const share = herPixels(shot, mio).length / ((mio.w * mio.h) / 4);
+    expect(share).toBeGreaterThan(0.05);
+    expect(share).toBeLessThan(0.6);
+    writeFileSync(join(SHOTS, "two-characters.png"), shot.png);
+  });
+});

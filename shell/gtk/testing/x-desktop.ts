@@ -1,0 +1,151 @@
+/**
+ * A real X desktop for the shell's tests: Xvfb (a free display picked by Xvfb itself), openbox as the EWMH
+ * window manager and, unless told otherwise, xcompmgr as the compositor; helpers to run X clients and
+ * utilities and to grab the root window. Everything started is killed by close().
+ */
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { once } from "node:events";
+import sharp from "sharp";
+
+export const SCREEN = { width: 1280, height: 800 } as const;
+
+/** A running test desktop. */
+export interface XDesktop {
+  display: string;
+  env: NodeJS.ProcessEnv;
+  /** Starts an X client; it is killed by close() if still running. */
+  start(argv: string[]): ChildProcess;
+  /** Runs an X utility against this display and returns stdout. */
+  x(file: string, args: string[]): Promise<string>;
+  /** The root window's pixels (RGB), as the user sees them. */
+  screenshot(): Promise<Screenshot>;
+  close(): Promise<void>;
+}
+
+/** A grab of the root window. */
+export interface Screenshot {
+  png: Buffer;
+  width: number;
+  /** [r, g, b] at (x, y). */
+  at(x: number, y: number): [number, number, number];
+}
+
+/** Polls `check` until it returns a value other than undefined/false, or throws after `ms`. */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  ms = 30_000,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await check();
+      if (v !== undefined && v !== false) return v;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
+}
+
+function run(file: string, args: string[], env: NodeJS.ProcessEnv, encoding: "utf8" | "buffer" = "utf8") {
+  return new Promise<string | Buffer>((resolve, reject) => {
+    execFile(file, args, { env, encoding, maxBuffer: 64 << 20 }, (err, stdout, stderr) => {
+      if (err) reject(new Error(`${file} ${args.join(" ")}: ${err.message} ${stderr}`));
+      else resolve(stdout);
+    });
+  });
+}
+
+/** Starts Xvfb, openbox and (with `compositor`, the default) xcompmgr. */
+export async function startXDesktop(opts: { compositor?: boolean } = {}): Promise<XDesktop> {
+  const children: ChildProcess[] = [];
+  const xvfb = spawn(
+    "Xvfb",
+    [
+      "-displayfd",
+      "3",
+      "-screen",
+      "0",
+      `${SCREEN.width}x${SCREEN.height}x24`,
+      "-nolisten",
+      "tcp",
+      "-noreset",
+      "+extension",
+      "Composite",
+    ],
+    { stdio: ["ignore", "ignore", "pipe", "pipe"] },
+  );
+  children.push(xvfb);
+  const kill = async () => {
+    for (const c of children.reverse()) {
+      if (c.exitCode === null && c.signalCode === null) {
+        c.kill("SIGTERM");
+        await Promise.race([once(c, "exit"), new Promise((r) => setTimeout(r, 3000))]);
+        if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+      }
+    }
+  };
+  try {
+    const fd3 = xvfb.stdio[3] as NodeJS.ReadableStream;
+    let text = "";
+    const n = await new Promise<string>((resolve, reject) => {
+      fd3.on("data", (c: Buffer) => {
+        text += c.toString();
+        if (text.includes("\n")) resolve(text.trim());
+      });
+      xvfb.once("exit", (code) => reject(new Error(`Xvfb exited with ${code}`)));
+      setTimeout(() => reject(new Error("Xvfb did not report a display")), 15_000);
+    });
+    const display = `:${n}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: display, LC_ALL: "C.UTF-8" };
+    delete env.WAYLAND_DISPLAY;
+    const x = (file: string, args: string[]) => run(file, args, env) as Promise<string>;
+    const start = (argv: string[]) => {
+      const c = spawn(argv[0]!, argv.slice(1), { env, stdio: "ignore" });
+      children.push(c);
+      return c;
+    };
+    start(["openbox", "--sm-disable"]);
+    await waitFor("openbox", async () =>
+      /window id # 0x/.test(await x("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"])),
+    );
+    if (opts.compositor !== false) {
+      start(["xcompmgr"]);
+      await waitFor("xcompmgr", () => composited(x));
+    }
+    return {
+      display,
+      env,
+      x,
+      start,
+      async screenshot() {
+        const png = (await run("import", ["-window", "root", "png:-"], env, "buffer")) as Buffer;
+        const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+        return {
+          png,
+          width: info.width,
+          at: (px, py) => {
+            const i = (py * info.width + px) * 3;
+            return [data[i]!, data[i + 1]!, data[i + 2]!];
+          },
+        };
+      },
+      close: kill,
+    };
+  } catch (e) {
+    await kill();
+    throw e;
+  }
+}
+
+// Whether a compositor runs, as GDK (and so the shell) sees it: the owner of the _NET_WM_CM_S0 selection.
+async function composited(x: (f: string, a: string[]) => Promise<string>): Promise<boolean> {
+  const out = await x("gjs", [
+    "-c",
+    "imports.gi.versions.Gtk = '3.0'; const { Gtk, Gdk } = imports.gi; Gtk.init(null); print(Gdk.Screen.get_default().is_composited());",
+  ]);
+  return out.trim() === "true";
+}
