@@ -12,6 +12,9 @@ describe("parseConfig", () => {
       workspace: "/w",
       port: 9100,
       sandbox: "bwrap",
+      sandboxExplicit: true,
+      network: "pasta",
+      env: [],
       container: false,
     });
     expect(parseConfig(["--workspace=/w", "--port=0"], {}, notContainer)).toMatchObject({
@@ -20,13 +23,55 @@ describe("parseConfig", () => {
     });
   });
 
-  it("defaults to port 9001 and no sandbox wrapper", () => {
+  it("defaults to port 9001 and, outside a container, to bwrap with its own network", () => {
     expect(parseConfig(["--workspace", "/w"], {}, notContainer)).toEqual({
       workspace: "/w",
       port: DEFAULT_PORT,
-      sandbox: "none",
+      sandbox: "bwrap",
+      sandboxExplicit: false,
+      network: "pasta",
+      env: [],
       container: false,
     });
+    expect(parseConfig(["--workspace", "/w", "--sandbox", "none"], {}, notContainer)).toMatchObject({
+      sandbox: "none",
+      sandboxExplicit: true,
+    });
+    // In the container, the container is the boundary.
+    expect(parseConfig(["--container"], {}, container)).toMatchObject({
+      sandbox: "none",
+      sandboxExplicit: false,
+    });
+  });
+
+  it("takes --network none and repeated --env names", () => {
+    expect(
+      parseConfig(
+        ["--workspace", "/w", "--network", "none", "--env", "A", "--env=B_2", "--env", "A"],
+        {},
+        notContainer,
+      ),
+    ).toMatchObject({ network: "none", env: ["A", "B_2"] });
+    expect(() => parseConfig(["--workspace", "/w", "--env", "A=b"], {}, notContainer)).toThrow(
+      "--env takes a variable name, got 'A=b'",
+    );
+    expect(() => parseConfig(["--workspace", "/w", "--network", "host"], {}, notContainer)).toThrow(
+      "--network must be pasta or none, got 'host'",
+    );
+    expect(() =>
+      parseConfig(["--workspace", "/w", "--sandbox", "none", "--network", "none"], {}, notContainer),
+    ).toThrow(/--network applies to --sandbox bwrap only/);
+  });
+
+  it("quotes at most 200 characters of a bad argument", () => {
+    const huge = `--${"x".repeat(1_000_000)}`;
+    let message = "";
+    try {
+      parseConfig(["--workspace", "/w", huge], {}, notContainer);
+    } catch (e) {
+      message = (e as Error).message;
+    }
+    expect(message).toBe(`unknown argument '--${"x".repeat(198)}…(1000002 characters)'`);
   });
 
   it("outside a container requires a workspace, from the flag or the environment", () => {

@@ -8,6 +8,12 @@ export const RUN_TIMEOUT_MAX_S = 600;
 export const RUN_TIMEOUT_EXIT_CODE = 124;
 /** Bytes of stdout, and separately of stderr, that `run` returns; the rest is read and dropped. */
 export const RUN_OUTPUT_CAP_BYTES = 30_000;
+/**
+ * Longest single argument the Linux kernel passes to a program (MAX_ARG_STRLEN: 32 pages of 4 KiB),
+ * counting the final NUL. `run` hands the command to the shell as one argument, so this is the
+ * longest command it can run; longer ones are refused with a pointer to a script file.
+ */
+export const COMMAND_MAX_BYTES = 131_072;
 /** After the shell exits, how long `run` still waits for background children to release its pipes. */
 export const RUN_PIPE_GRACE_MS = 500;
 

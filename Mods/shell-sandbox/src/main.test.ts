@@ -6,7 +6,7 @@ import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { connectClient } from "@yui/mod-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DEFAULT_PORT, WORKSPACE_ENV } from "./config.ts";
+import { DEFAULT_PORT, NO_SANDBOX_WARNING, WORKSPACE_ENV } from "./config.ts";
 
 const main = path.join(import.meta.dirname, "main.ts");
 // Each test starts real node processes (tsx compiling on the fly); on a loaded 2-core machine that
@@ -33,6 +33,19 @@ function start(args: string[], env: NodeJS.ProcessEnv = {}): ChildProcess {
   });
 }
 
+/** Resolves with the MCP URL the command prints once it serves. */
+function servedUrl(child: ChildProcess): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (c: Buffer) => {
+      out += c;
+      const m = /serving (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out);
+      if (m?.[1]) resolve(m[1]);
+    });
+    child.on("exit", () => reject(new Error("exited before serving")));
+  });
+}
+
 function collect(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
   let stdout = "";
   let stderr = "";
@@ -47,23 +60,64 @@ function collect(child: ChildProcess): Promise<{ code: number | null; stdout: st
 
 describe("the shell-sandbox command", () => {
   it.concurrent(
-    "serves the workspace on the port it prints, and exits cleanly on SIGTERM",
+    "serves the workspace on the port it prints, in bwrap by default, and exits cleanly on SIGTERM",
     async () => {
-      const child = start(["--workspace", ws, "--port", "0"]);
+      const child = start(["--workspace", ws, "--port", "0"], { SHELL_SANDBOX_TEST_TOKEN: "must-not-leak" });
       const done = collect(child);
-      const url = await new Promise<string>((resolve, reject) => {
-        child.stdout?.on("data", (c: Buffer) => {
-          const m = /serving (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(String(c));
-          if (m?.[1]) resolve(m[1]);
-        });
-        child.on("exit", () => reject(new Error("exited before serving")));
-      });
+      const url = await servedUrl(child);
       const c = await connectClient(url);
-      const r = (await c.client.callTool({ name: "run", arguments: { command: "pwd" } })) as CallToolResult;
-      expect(r.structuredContent).toMatchObject({ exit_code: 0, stdout: `${ws}\n` });
+      const r = (await c.client.callTool({
+        name: "run",
+        arguments: { command: "pwd; env; cat /etc/shadow" },
+      })) as CallToolResult;
+      const out = r.structuredContent as { stdout: string; stderr: string };
+      expect(out.stdout.startsWith(`${ws}\n`)).toBe(true);
+      expect(out.stdout).not.toContain("must-not-leak");
+      expect(out.stderr).toBe("cat: /etc/shadow: Permission denied\n");
       await c.close();
       child.kill("SIGTERM");
-      expect((await done).code).toBe(0);
+      const { code, stdout, stderr } = await done;
+      expect(code).toBe(0);
+      expect(stdout).toContain("; sandbox bwrap");
+      expect(stderr).not.toContain("warning");
+    },
+    SPAWN_TIMEOUT,
+  );
+
+  it.concurrent(
+    "refuses to start when bubblewrap cannot work here, saying why and that --sandbox none would run unsandboxed",
+    async () => {
+      // An outer bwrap without capabilities that forbids new user namespaces: the inner one cannot work.
+      const child = spawn(
+        "bwrap",
+        [
+          ...["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--unshare-user", "--disable-userns"],
+          ...["--cap-drop", "ALL", "--die-with-parent", "--chdir", repoRoot, "--"],
+          ...[process.execPath, "--import", "tsx", main, "--workspace", ws, "--port", "0"],
+        ],
+        { stdio: ["ignore", "pipe", "pipe"] },
+      );
+      const { code, stdout, stderr } = await collect(child);
+      expect(code).toBe(1);
+      expect(stdout).toBe("");
+      expect(stderr).toMatch(
+        /^error: the default sandbox, bwrap, cannot work here: bwrap: .+\. Commands would run with no boundary: fix that, or start with --sandbox none to accept it\n$/,
+      );
+    },
+    SPAWN_TIMEOUT,
+  );
+
+  it.concurrent(
+    "with --sandbox none warns at start that commands have no boundary",
+    async () => {
+      const child = start(["--workspace", ws, "--port", "0", "--sandbox", "none"]);
+      const done = collect(child);
+      await servedUrl(child);
+      child.kill("SIGTERM");
+      const { code, stdout, stderr } = await done;
+      expect(code).toBe(0);
+      expect(stdout).toContain("; sandbox none");
+      expect(stderr).toBe(`[shell-sandbox] ${NO_SANDBOX_WARNING}\n`);
     },
     SPAWN_TIMEOUT,
   );

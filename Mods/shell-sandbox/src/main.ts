@@ -1,6 +1,6 @@
 #!/usr/bin/env -S npx tsx
-// The shell-sandbox mod's command line: `tsx src/main.ts --workspace DIR [--port N] [--sandbox bwrap]`.
-import { parseConfig, USAGE } from "./config.ts";
+// The shell-sandbox mod's command line: `tsx src/main.ts --workspace DIR [--port N] [--sandbox bwrap|none]`.
+import { NO_SANDBOX_WARNING, parseConfig, USAGE } from "./config.ts";
 import { startSandboxServer } from "./server.ts";
 
 const argv = process.argv.slice(2);
@@ -16,6 +16,8 @@ try {
   process.stderr.write(`error: ${(e as Error).message}\n${USAGE}\n`);
   process.exit(2);
 }
+
+if (cfg.sandbox === "none" && !cfg.container) process.stderr.write(`[shell-sandbox] ${NO_SANDBOX_WARNING}\n`);
 
 try {
   const server = await startSandboxServer(cfg);

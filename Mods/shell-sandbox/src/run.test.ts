@@ -2,7 +2,7 @@ import { mkdtemp, realpath, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { RUN_OUTPUT_CAP_BYTES, RUN_TIMEOUT_EXIT_CODE } from "./limits.ts";
+import { COMMAND_MAX_BYTES, RUN_OUTPUT_CAP_BYTES, RUN_TIMEOUT_EXIT_CODE } from "./limits.ts";
 import { msg } from "./messages.ts";
 import { type Runner, runCommand } from "./run.ts";
 import { makeRunner } from "./sandbox.ts";
@@ -13,7 +13,7 @@ let plain: Runner;
 
 beforeAll(async () => {
   ws = await realpath(await mkdtemp(path.join(tmpdir(), "shell-sandbox-run-")));
-  plain = makeRunner("none", ws);
+  plain = makeRunner("none", { workspace: ws });
 });
 
 afterAll(async () => {
@@ -117,6 +117,52 @@ describe("runCommand", () => {
     const r = await runCommand(plain, `sleep ${s} & echo done`, 20_000);
     expect(r).toMatchObject({ exit_code: 0, stdout: "done\n", timed_out: false });
     for (const pid of await processesRunning(["sleep", s])) process.kill(pid, "SIGKILL");
+  });
+
+  it("gives the command a clean environment: never the server's, only the variables named with --env", async () => {
+    process.env.SHELL_SANDBOX_TEST_TOKEN = "must-not-leak";
+    process.env.SHELL_SANDBOX_TEST_PASSED = "passed-on";
+    try {
+      const runner = makeRunner("none", { workspace: ws, pass: ["SHELL_SANDBOX_TEST_PASSED"] });
+      const r = await runCommand(runner, "env", 10_000);
+      expect(r.stdout).not.toContain("must-not-leak");
+      const names = r.stdout
+        .split("\n")
+        .filter((l) => l !== "")
+        .map((l) => l.slice(0, l.indexOf("=")))
+        .sort();
+      // bash adds PWD, SHLVL and _ itself.
+      expect(names).toEqual([
+        "HOME",
+        "LANG",
+        "PATH",
+        "PWD",
+        "SHELL_SANDBOX_TEST_PASSED",
+        "SHLVL",
+        "TERM",
+        "_",
+      ]);
+      expect(r.stdout).toContain(`HOME=${ws}\n`);
+      expect(r.stdout).toContain("SHELL_SANDBOX_TEST_PASSED=passed-on\n");
+    } finally {
+      delete process.env.SHELL_SANDBOX_TEST_TOKEN;
+      delete process.env.SHELL_SANDBOX_TEST_PASSED;
+    }
+  });
+
+  it("refuses a command longer than the kernel takes in one argument, pointing to a script file", async () => {
+    const longest = `: ${"x".repeat(COMMAND_MAX_BYTES - 13)}; echo ran`;
+    expect(Buffer.byteLength(longest)).toBe(COMMAND_MAX_BYTES - 1);
+    expect(await runCommand(plain, longest, 10_000)).toMatchObject({ exit_code: 0, stdout: "ran\n" });
+    const tooLong = `${longest} `;
+    await expect(runCommand(plain, tooLong, 10_000)).rejects.toThrow(
+      msg.commandTooLong(COMMAND_MAX_BYTES, COMMAND_MAX_BYTES),
+    );
+    expect(msg.commandTooLong(COMMAND_MAX_BYTES, COMMAND_MAX_BYTES)).toBe(
+      `command is ${COMMAND_MAX_BYTES} bytes; the kernel passes at most ${COMMAND_MAX_BYTES - 1} bytes in one ` +
+        "argument (MAX_ARG_STRLEN), so it cannot be run as it is: write it to a script file with write_file and " +
+        "run that instead (e.g. bash script.sh)",
+    );
   });
 
   it("refuses an empty command and reports a shell that cannot start", async () => {

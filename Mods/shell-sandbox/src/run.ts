@@ -2,7 +2,12 @@
 // process group (the shell and everything it started), returning what was printed up to then.
 import { spawn } from "node:child_process";
 import { constants } from "node:os";
-import { RUN_OUTPUT_CAP_BYTES, RUN_PIPE_GRACE_MS, RUN_TIMEOUT_EXIT_CODE } from "./limits.ts";
+import {
+  COMMAND_MAX_BYTES,
+  RUN_OUTPUT_CAP_BYTES,
+  RUN_PIPE_GRACE_MS,
+  RUN_TIMEOUT_EXIT_CODE,
+} from "./limits.ts";
 import { msg, ToolError } from "./messages.ts";
 import { CappedBytes } from "./utf8.ts";
 
@@ -47,6 +52,10 @@ export function runCommand(runner: Runner, command: string, timeoutMs: number): 
   if (command.trim() === "") return Promise.reject(new ToolError(msg.commandEmpty()));
   // No argv element can carry a NUL; spawn would throw a TypeError the agent could not act on.
   if (command.includes("\0")) return Promise.reject(new ToolError(msg.commandNul()));
+  // The kernel refuses a longer argument (E2BIG); say so and what to do instead of failing in spawn.
+  const bytes = Buffer.byteLength(command);
+  if (bytes >= COMMAND_MAX_BYTES)
+    return Promise.reject(new ToolError(msg.commandTooLong(bytes, COMMAND_MAX_BYTES)));
   const [file, ...args] = runner.argv;
   if (file === undefined) return Promise.reject(new ToolError(msg.spawnFailed("no shell configured")));
   const cap = runner.capBytes ?? RUN_OUTPUT_CAP_BYTES;
@@ -57,12 +66,26 @@ export function runCommand(runner: Runner, command: string, timeoutMs: number): 
     // The command is one argv element handed to the shell: the shell is the point of `run`, and no
     // other shell sees it. detached makes the shell a process-group leader so the timeout reaches
     // its children too; stdin is closed so a command waiting for input ends instead of hanging.
-    const child = spawn(file, [...args, command], {
-      cwd: runner.cwd,
-      env: runner.env,
-      stdio: ["ignore", "pipe", "pipe"],
-      detached: true,
-    });
+    let child: ReturnType<typeof spawn>;
+    try {
+      child = spawn(file, [...args, command], {
+        cwd: runner.cwd,
+        env: runner.env,
+        stdio: ["ignore", "pipe", "pipe"],
+        detached: true,
+      });
+    } catch (e) {
+      // E2BIG here: the arguments and environment together pass the kernel's total (ARG_MAX).
+      const code = (e as NodeJS.ErrnoException).code;
+      reject(
+        new ToolError(
+          code === "E2BIG"
+            ? msg.commandTooLong(bytes, COMMAND_MAX_BYTES)
+            : msg.spawnFailed((e as Error).message),
+        ),
+      );
+      return;
+    }
     let timedOut = false;
     let settled = false;
     let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;

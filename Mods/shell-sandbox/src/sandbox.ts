@@ -1,10 +1,13 @@
 // How `run` starts its shell: plainly (in the container, the container is the boundary), or wrapped
 // in bubblewrap for hosts without Docker. What bwrap mode does and does not isolate is listed in
 // docs/mods/shell-sandbox.md; keep the two in step.
-import { existsSync, lstatSync, readlinkSync } from "node:fs";
+import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
+import path from "node:path";
 import type { Runner } from "./run.ts";
 
 export type SandboxMode = "none" | "bwrap";
+/** bwrap's network: its own namespace reaching out through pasta, or no network at all. */
+export type NetworkMode = "pasta" | "none";
 
 /** The shell `run` uses: bash where there is one (agents write bash), else POSIX sh. */
 export function defaultShell(): string {
@@ -14,32 +17,111 @@ export function defaultShell(): string {
 // Top-level system directories that merged-/usr systems keep as symlinks into /usr.
 const SYSTEM_LINKS = ["bin", "sbin", "lib", "lib32", "lib64", "libx32"];
 
-/** The environment inside bwrap: only what a shell needs, none of the operator's variables (tokens). */
-export const BWRAP_ENV: Readonly<Record<string, string>> = {
-  PATH: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-  HOME: "/tmp",
-  LANG: "C.UTF-8",
-  TERM: "dumb",
-};
+/** PATH inside bwrap, where only the system directories exist. */
+export const SANDBOX_PATH = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
+
+/** What the command environment is built from. */
+export interface EnvOptions {
+  workspace: string;
+  /** PATH the commands get. */
+  path: string;
+  /** Names of the server's variables to pass on as they are (--env NAME). */
+  pass?: readonly string[];
+  /** The server's environment, where the passed names are read. */
+  from?: NodeJS.ProcessEnv;
+}
 
 /**
- * The bwrap argv (up to and including the shell's "-c") that runs a command with /usr and /etc
- * read-only, the workspace read-write at its own path, a private /tmp, /proc and /dev, new
- * namespaces except the network, no capabilities, and the sandbox dying with the server.
+ * The environment every command gets, in both modes: PATH, HOME (the workspace, so tools' dotfiles
+ * stay in it and persist), LANG and TERM, plus only the variables named with --env. Never the
+ * server's own environment: it may hold tokens.
  */
-export function bwrapArgv(workspace: string, shell: string, bwrap = "bwrap"): string[] {
+export function commandEnv(opts: EnvOptions): Record<string, string> {
+  const env: Record<string, string> = {
+    PATH: opts.path,
+    HOME: opts.workspace,
+    LANG: "C.UTF-8",
+    TERM: "dumb",
+  };
+  for (const name of opts.pass ?? []) {
+    const value = opts.from?.[name];
+    if (value !== undefined) env[name] = value;
+  }
+  return env;
+}
+
+/**
+ * Entries under `dir` that a user without privileges could not read (not world-readable, or a
+ * directory not world-searchable), without descending into them: /etc/shadow, /etc/ssl/private…
+ * In bwrap they are covered up, since root in the sandbox owns them and reads them even without
+ * capabilities.
+ */
+export function unreadableEntries(dir: string): string[] {
+  const found: string[] = [];
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return found;
+  }
+  for (const name of names) {
+    const p = path.join(dir, name);
+    let st: ReturnType<typeof lstatSync>;
+    try {
+      st = lstatSync(p);
+    } catch {
+      continue;
+    }
+    if (st.isSymbolicLink()) continue; // a link is resolved inside, where its target is covered
+    if (st.isDirectory()) {
+      if ((st.mode & 0o005) !== 0o005) found.push(p);
+      else found.push(...unreadableEntries(p));
+    } else if ((st.mode & 0o004) === 0) {
+      found.push(p);
+    }
+  }
+  return found;
+}
+
+let hiddenCache: string[] | undefined;
+/** The entries of /etc that bwrap covers up, looked up once per process. */
+export function hiddenSystemEntries(): string[] {
+  hiddenCache ??= unreadableEntries("/etc");
+  return hiddenCache;
+}
+
+/** Options of the bwrap argv. */
+export interface BwrapOptions {
+  /** Paths to cover up (an empty read-only directory or /dev/null in their place). */
+  hidden?: readonly string[];
+  bwrap?: string;
+}
+
+/**
+ * The bwrap argv up to the command: /usr and /etc read-only (minus what only root may read), the
+ * workspace read-write at its own path, a private /tmp, /proc and /dev, every namespace new (the
+ * network too), no capabilities, and the sandbox dying with the server.
+ */
+export function bwrapMounts(workspace: string, opts: BwrapOptions = {}): string[] {
   const argv = [
-    bwrap,
+    opts.bwrap ?? "bwrap",
     "--die-with-parent",
     "--new-session",
     "--unshare-all",
-    "--share-net",
     "--cap-drop",
     "ALL",
-    "--clearenv",
   ];
-  for (const [k, v] of Object.entries(BWRAP_ENV)) argv.push("--setenv", k, v);
   argv.push("--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc");
+  for (const p of opts.hidden ?? []) {
+    let dir = false;
+    try {
+      dir = lstatSync(p).isDirectory();
+    } catch {
+      continue;
+    }
+    if (dir) argv.push("--tmpfs", p, "--remount-ro", p);
+    else argv.push("--ro-bind", "/dev/null", p);
+  }
   for (const name of SYSTEM_LINKS) {
     const p = `/${name}`;
     let st: ReturnType<typeof lstatSync>;
@@ -51,35 +133,36 @@ export function bwrapArgv(workspace: string, shell: string, bwrap = "bwrap"): st
     if (st.isSymbolicLink()) argv.push("--symlink", readlinkSync(p), p);
     else if (st.isDirectory()) argv.push("--ro-bind", p, p);
   }
-  argv.push(
-    "--proc",
-    "/proc",
-    "--dev",
-    "/dev",
-    "--tmpfs",
-    "/tmp",
-    "--bind",
-    workspace,
-    workspace,
-    "--chdir",
-    workspace,
-    "--",
-    shell,
-    "-c",
-  );
+  argv.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--bind", workspace, workspace);
   return argv;
 }
 
-/** The Runner for a mode: bwrap wraps the shell; "none" runs it directly with the server's environment. */
-export function makeRunner(mode: SandboxMode, workspace: string, shell = defaultShell()): Runner {
+/** The bwrap argv (up to and including the shell's "-c") that runs a command in the workspace. */
+export function bwrapArgv(workspace: string, shell: string, opts: BwrapOptions = {}): string[] {
+  return [...bwrapMounts(workspace, opts), "--chdir", workspace, "--", shell, "-c"];
+}
+
+/** How commands are run: the mode, and what of the server's environment they get. */
+export interface RunnerOptions {
+  workspace: string;
+  shell?: string;
+  /** --env NAME: the server's variables passed on. */
+  pass?: readonly string[];
+  from?: NodeJS.ProcessEnv;
+}
+
+/** The Runner for a mode: bwrap wraps the shell; "none" runs it directly, as the server's user. */
+export function makeRunner(mode: SandboxMode, opts: RunnerOptions): Runner {
+  const { workspace, shell = defaultShell(), pass = [], from = process.env } = opts;
   if (mode === "bwrap") {
     return {
-      argv: bwrapArgv(workspace, shell),
+      argv: bwrapArgv(workspace, shell, { hidden: hiddenSystemEntries() }),
       cwd: workspace,
-      // bwrap's own environment, only to be found on PATH: inside, --clearenv leaves BWRAP_ENV.
-      env: { PATH: process.env.PATH ?? BWRAP_ENV.PATH },
+      // bwrap passes its own environment on, so the command's environment is the one bwrap gets.
+      env: commandEnv({ workspace, path: SANDBOX_PATH, pass, from }),
       live: new Set(),
     };
   }
-  return { argv: [shell, "-c"], cwd: workspace, env: process.env, live: new Set() };
+  const env = commandEnv({ workspace, path: from.PATH ?? SANDBOX_PATH, pass, from });
+  return { argv: [shell, "-c"], cwd: workspace, env, live: new Set() };
 }

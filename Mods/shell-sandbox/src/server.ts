@@ -24,9 +24,10 @@ export interface StartOptions {
   relayHost?: string;
 }
 
-/** Fails fast when bwrap mode is asked for but bubblewrap cannot make a sandbox here. */
-async function checkBwrap(workspace: string): Promise<void> {
-  const runner = makeRunner("bwrap", workspace);
+/** Why bubblewrap cannot make a sandbox here, or undefined when it can (it runs `true` in one). */
+export async function bwrapProblem(workspace: string): Promise<string | undefined> {
+  if (process.platform !== "linux") return `bubblewrap needs Linux, this is ${process.platform}`;
+  const runner = makeRunner("bwrap", { workspace });
   const [file, ...args] = runner.argv;
   try {
     await promisify(execFile)(file ?? "bwrap", [...args, "true"], {
@@ -34,17 +35,27 @@ async function checkBwrap(workspace: string): Promise<void> {
       env: runner.env,
       timeout: 30_000,
     });
+    return undefined;
   } catch (e) {
-    const err = e as { stderr?: string; message: string };
-    throw new Error(`--sandbox bwrap cannot start bubblewrap here: ${(err.stderr || err.message).trim()}`);
+    const err = e as { stderr?: string; message: string; code?: string };
+    if (err.code === "ENOENT") return "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)";
+    return (err.stderr || err.message).trim();
   }
 }
+
+/** The start-up refusal when bwrap was asked for (or is the default) and cannot work. */
+export const bwrapRefusal = (why: string, explicit: boolean): string =>
+  `${explicit ? "--sandbox bwrap" : "the default sandbox, bwrap,"} cannot work here: ${why}. ` +
+  "Commands would run with no boundary: fix that, or start with --sandbox none to accept it";
 
 /** Starts the mod; throws an Error with a printable message when the workspace, port or sandbox fails. */
 export async function startSandboxServer(cfg: Config, opts: StartOptions = {}): Promise<SandboxServer> {
   const workspace = await Workspace.open(cfg.workspace);
-  if (cfg.sandbox === "bwrap") await checkBwrap(workspace.realRoot);
-  const runner = makeRunner(cfg.sandbox, workspace.realRoot);
+  if (cfg.sandbox === "bwrap") {
+    const why = await bwrapProblem(workspace.realRoot);
+    if (why !== undefined) throw new Error(bwrapRefusal(why, cfg.sandboxExplicit ?? true));
+  }
+  const runner = makeRunner(cfg.sandbox, { workspace: workspace.realRoot, pass: cfg.env });
   const served = await serveMcp({
     name: MOD_NAME,
     version: MOD_VERSION,
