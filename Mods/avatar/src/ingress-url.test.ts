@@ -59,4 +59,17 @@ describe("AVATAR_INGRESS_URL", () => {
     expect(message.length).toBeLessThan(500);
     expect(message).toContain(`got '${big.slice(0, 200)}…(${big.length} characters)'`);
   });
+
+  it("takes a path, and the ingress errors quote at most 200 characters of the address", () => {
+    const long = `http://127.0.0.1:8770/${"p".repeat(1 << 20)}`;
+    expect(from(long)).toBe(long);
+    for (const m of [
+      MESSAGES.ingressDown(long),
+      MESSAGES.ingressSlow(long, 20_000),
+      MESSAGES.ingressGarbled(long),
+    ]) {
+      expect(m.length).toBeLessThan(600);
+      expect(m).toContain(`${long.slice(0, 200)}…(${long.length} characters)`);
+    }
+  });
 });

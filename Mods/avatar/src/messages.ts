@@ -17,17 +17,17 @@ export const READ_DEADLINE_MS = 20_000;
 export const MESSAGES = {
   /** Nothing listens at the ingress address. */
   ingressDown: (url: string) =>
-    `the YUI app's ingress does not answer at ${url}: run the app with agent-notify on ` +
+    `the YUI app's ingress does not answer at ${quoteInput(url)}: run the app with agent-notify on ` +
     `(yui store set yui.agent_notify '{"enabled":true}'), or set ${INGRESS_URL_ENV} to its address if its port was changed`,
   /** The ingress answered with an HTTP error. */
   ingressRefused: (status: number, error: string) =>
     `the YUI app's ingress answered ${status}: ${quoteInput(error)}`,
   /** The ingress took longer than the deadline. */
   ingressSlow: (url: string, ms: number) =>
-    `the YUI app's ingress at ${url} did not answer within ${ms / 1000} s`,
+    `the YUI app's ingress at ${quoteInput(url)} did not answer within ${ms / 1000} s`,
   /** The ingress answered something that is not its JSON. */
   ingressGarbled: (url: string) =>
-    `the service at ${url} is not the YUI app's ingress (its answer is not the ingress's JSON)`,
+    `the service at ${quoteInput(url)} is not the YUI app's ingress (its answer is not the ingress's JSON)`,
   /** AVATAR_INGRESS_URL is not an address the ingress can have: it says exactly what ingressUrlFrom accepts. */
   badUrl: (value: string) =>
     `${INGRESS_URL_ENV} must be an http:// URL to 127.0.0.1 or localhost (where the app's ingress listens), ` +

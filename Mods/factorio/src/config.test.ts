@@ -77,6 +77,14 @@ describe("reading Factorio's config.ini", () => {
     expect(() => readRconEndpoint(p)).toThrow(CONFIG_MESSAGES.configIniBadSocket("localhost:99999", p));
   });
 
+  it("quotes at most 200 characters of a huge socket value", () => {
+    const big = `h${"o".repeat(1 << 20)}:99999`;
+    const p = write(dir(), "config.ini", INI(`local-rcon-socket=${big}`, "local-rcon-password=x"));
+    expect(() => readRconEndpoint(p)).toThrow(
+      `local-rcon-socket=${big.slice(0, 200)}…(${big.length} characters) in ${p} is not HOST:PORT or PORT`,
+    );
+  });
+
   it("never writes config.ini", () => {
     const p = write(dir(), "config.ini", INI("local-rcon-socket=127.0.0.1:27015", "local-rcon-password=s"));
     const before = { text: readFileSync(p, "utf8"), mtime: statSync(p).mtimeMs };

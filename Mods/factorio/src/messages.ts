@@ -9,7 +9,7 @@ export const CONFIG_MESSAGES = {
   configIniMissingKey: (key: string, path: string) =>
     `${key} is missing or commented out under [other] in ${path}; set it (e.g. local-rcon-socket=127.0.0.1:27015 and local-rcon-password=...) and host the game: RCON only listens while the game is hosted`,
   configIniBadSocket: (value: string, path: string) =>
-    `local-rcon-socket=${value} in ${path} is not HOST:PORT or PORT`,
+    `local-rcon-socket=${quoteInput(value)} in ${path} is not HOST:PORT or PORT`,
   configTomlMissing: (path: string) => `config.toml was not found at ${path} (FACTORIO_CONFIG_TOML)`,
   configTomlInvalid: (path: string, detail: string) => `config.toml at ${path} is invalid: ${detail}`,
 } as const;
