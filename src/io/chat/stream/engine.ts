@@ -95,8 +95,17 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
       }
       return readSse(res.body!, { idleMs: opts.idleTimeoutMs ?? DEFAULT_IDLE_MS, signal });
     };
-    const newRunner = () =>
-      new CallRunner(registry, { signal, turnId, presetId: input.presetId }, emit, () => turnText.length);
+    // The current response's calls, so a turn that ends in an error still reports the calls already running.
+    let current: CallRunner | null = null;
+    const newRunner = () => {
+      current = new CallRunner(
+        registry,
+        { signal, turnId, presetId: input.presetId },
+        emit,
+        () => turnText.length,
+      );
+      return current;
+    };
 
     const end = (outcome: TurnOutcome, error: string | null): TurnEnd => {
       // The next Chat Completions turn is rebuilt from speech: keep the exchange unless nothing came of it.
@@ -200,6 +209,9 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
       return end(turnText.trim() ? "spoken" : "silent", null);
     } catch (e) {
       if (signal.aborted) return end("stopped", null);
+      // Calls released before the failure (a Responses call run at its event, then response.failed) finish
+      // and report their result before the turn's end, never after it.
+      await (current as CallRunner | null)?.settle();
       const known = e instanceof BackendError || e instanceof StreamStalledError;
       return end("error", known ? e.message : `backend error: ${errorMessage(e)}`);
     }

@@ -420,6 +420,49 @@ describe("held calls on any finish (Chat Completions)", () => {
   });
 });
 
+describe("a response that fails after its calls were released", () => {
+  it("Responses: the call run at its event reports its result before the turn ends with response.failed's message", async () => {
+    const slow: ClientTool = {
+      name: "lookup",
+      description: "looks up slowly",
+      parameters: { type: "object", properties: {}, additionalProperties: true },
+      run: () => new Promise((r) => setTimeout(() => r("42"), 30)),
+    };
+    const item = {
+      id: "fc_1",
+      type: "function_call",
+      call_id: "call_1",
+      name: "lookup",
+      arguments: '{"q":"x"}',
+    };
+    const body = responsesEvents(
+      { type: "response.created", response: { id: "r1", status: "in_progress" } },
+      { type: "response.output_item.added", output_index: 0, item },
+      {
+        type: "response.failed",
+        response: {
+          id: "r1",
+          status: "failed",
+          error: { code: "server_error", message: "モデルが落ちました" },
+        },
+      },
+    );
+    await underEveryChunking(async (fetchFn, name) => {
+      const { events, end } = await turn(fetchFn, "responses", [body], [slow]);
+      // Anything reported after the turn's end would arrive here.
+      await new Promise((r) => setTimeout(r, 60));
+      expect(
+        events.filter((e) => e.type === "tool_call" || e.type === "turn_end").map((e) => e.type),
+        name,
+      ).toEqual(["tool_call", "turn_end"]);
+      expect(end, name).toMatchObject({
+        outcome: "error",
+        error: "backend error: モデルが落ちました (server_error)",
+      });
+    }, 5);
+  });
+});
+
 describe("empty arguments", () => {
   const failure = parseFailure("");
 
