@@ -420,6 +420,12 @@ describe("yui chat after Stop", () => {
             expect(requests).toHaveLength(1);
             expect(r.lines.filter((l) => l.type === "request")).toHaveLength(requests.length);
             expect(r.lines.at(-1)).toMatchObject({ type: "turn_end", outcome: "stopped", round_trips: 0 });
+            // Responses keeps the call's output for the chained response, so the next turn pairs it.
+            expect(r.lines.at(-1)!.unanswered).toEqual(
+              transport === "responses"
+                ? [{ type: "function_call_output", call_id: "b1", output: "error: turn stopped" }]
+                : [],
+            );
             expect(r.lines.at(-1)!.round_trips).toBe(requests.length - 1);
           },
         );
