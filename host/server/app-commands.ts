@@ -22,6 +22,7 @@ import { registerBrowserCommands } from "../browser/commands.ts";
 import type { CommandTable } from "../commands.ts";
 import { isSecretKey } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
+import { HISTORY_MAX, HistoryEntrySchema } from "./history.ts";
 import { reasonOf } from "./proxy.ts";
 
 /** Connection-test verdicts, written once (the settings show them as is). */
@@ -49,6 +50,10 @@ const RateArg = z.object({
     .refine((w) => [...w].length <= WHY_MAX, `at most ${WHY_MAX} characters`)
     .refine((w) => !isReservedReason(w), "reserved reason"),
   turn: z.string().min(1).max(200).optional(),
+});
+const HistoryAppendArg = z.object({
+  presetId: PresetIdSchema,
+  entries: z.array(HistoryEntrySchema).min(1).max(HISTORY_MAX),
 });
 const SliderArg = z.object({
   presetId: PresetIdSchema,
@@ -180,6 +185,18 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
   table.register("relation_set_by_user", async (args) => {
     const { presetId, target, value } = parse(SliderArg, args);
     setRelationByUser(store, presetId, target, value);
+    return null;
+  });
+
+  // A finished turn's lines, appended where the conversation is stored (one transaction): two windows of one
+  // character ending turns at once both keep their lines, where reading the mirror and writing it back lost one.
+  table.register("history_append", async (args) => {
+    const { presetId, entries } = parse(HistoryAppendArg, args);
+    store.update<z.infer<typeof HistoryEntrySchema>[]>(
+      `yui.${presetId}.history`,
+      (list) => [...list, ...entries].slice(-HISTORY_MAX),
+      "app",
+    );
     return null;
   });
 

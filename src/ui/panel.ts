@@ -195,9 +195,10 @@ export function createPanel(opts: PanelOptions): Panel {
   let shownSig = "";
   const sig = (list: HistoryEntry[]) => `${list.length}:${list.at(-1)?.at ?? 0}`;
   const saveHistory = (...add: HistoryEntry[]) => {
-    const next = [...history(), ...add].slice(-HISTORY_MAX);
-    shownSig = sig(next);
-    kv.set(historyKey(presetId), next);
+    shownSig = sig([...history(), ...add].slice(-HISTORY_MAX));
+    // Appended by the host in one transaction (history_append), not read from the mirror and written back:
+    // another window of this character ending a turn at the same moment keeps its lines too.
+    bridge.invoke("history_append", { presetId, entries: add }).catch((e: unknown) => shown(e));
   };
 
   function bubble(role: "user" | "assistant" | "incoming", text: string, from?: string): HTMLElement {

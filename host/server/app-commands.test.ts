@@ -1,0 +1,81 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { savePreset } from "../../src/app/presets/presets.ts";
+import { type Host, startHost } from "./server.ts";
+import { bridgeClient } from "./testing.ts";
+
+let dir: string;
+let host: Host;
+const clients: Awaited<ReturnType<typeof bridgeClient>>[] = [];
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), "yui-app-commands-"));
+  host = await startHost({ port: 0, dataDir: dir, env: {}, browserCommands: false });
+  savePreset(host.store, {
+    id: "mika",
+    name: "Mika",
+    avatar: "",
+    voice: "",
+    persona: "",
+    backend: { transport: "chat" },
+  });
+});
+afterEach(async () => {
+  for (const c of clients.splice(0)) c.close();
+  await host.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function client() {
+  const c = await bridgeClient(host.port);
+  clients.push(c);
+  return c;
+}
+
+describe("history_append", () => {
+  it("keeps every line when two windows of one character append at once", async () => {
+    const [a, b] = [await client(), await client()];
+    const turn = (w: string, i: number) => [
+      { role: "user", content: `${w} asks ${i}`, at: i },
+      { role: "assistant", content: `${w} answer ${i}`, at: i },
+    ];
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => [
+        a.invoke("history_append", { presetId: "mika", entries: turn("a", i) }),
+        b.invoke("history_append", { presetId: "mika", entries: turn("b", i) }),
+      ]).flat(),
+    );
+    expect(answers.every((r) => r.ok)).toBe(true);
+    const list = host.store.get("yui.mika.history") as { content: string }[];
+    expect(list).toHaveLength(80);
+    // Each window's lines in its own order, each turn's two lines together.
+    for (const w of ["a", "b"]) {
+      expect(list.filter((e) => e.content.startsWith(w)).map((e) => e.content)).toEqual(
+        Array.from({ length: 20 }, (_, i) => [`${w} asks ${i}`, `${w} answer ${i}`]).flat(),
+      );
+    }
+    for (let i = 0; i < list.length; i += 2) {
+      expect(list[i + 1]!.content.replace("answer", "asks")).toBe(list[i]!.content);
+    }
+  });
+
+  it("keeps the newest 200 lines, and refuses a malformed line without writing", async () => {
+    const c = await client();
+    const line = (i: number) => ({ role: "user", content: `line ${i}`, at: i });
+    for (let i = 0; i < 210; i += 30) {
+      const entries = Array.from({ length: Math.min(30, 210 - i) }, (_, k) => line(i + k));
+      expect((await c.invoke("history_append", { presetId: "mika", entries })).ok).toBe(true);
+    }
+    const list = host.store.get("yui.mika.history") as { content: string }[];
+    expect(list.map((e) => e.content)).toEqual(Array.from({ length: 200 }, (_, k) => `line ${k + 10}`));
+    const bad = await c.invoke("history_append", {
+      presetId: "mika",
+      entries: [{ role: "system", content: "x", at: 1 }],
+    });
+    expect(bad.ok).toBe(false);
+    expect((await c.invoke("history_append", { presetId: "mika", entries: [] })).ok).toBe(false);
+    expect(host.store.get("yui.mika.history")).toHaveLength(200);
+  });
+});
