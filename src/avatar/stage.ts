@@ -21,6 +21,10 @@ import type {
   HumanBoneName as VRMHumanBoneName,
 } from "./vrm-types.ts";
 
+/** The VRM mouth shapes lip sync drives. */
+export const MOUTH_SHAPES = ["aa", "ih", "ou", "ee", "oh"] as const;
+export type MouthShape = (typeof MOUTH_SHAPES)[number];
+
 /** How the camera frames the character. */
 export type Framing = "full" | "bust";
 
@@ -99,6 +103,8 @@ export interface Stage {
   playCue(cue: Cue): CueResult;
   /** Sets an expression channel directly (lip sync, blink when idle life is off). */
   setExpression(name: string, weight: number): void;
+  /** Lip sync: sets the five VRM mouth shapes at once (a shape left out is shut). */
+  setMouth(weights: Partial<Record<MouthShape, number>>): void;
   /** Points the gaze at a canvas position in normalized device coordinates (-1..1); null looks at the viewer. */
   setPointer(x: number | null, y?: number): void;
   /** Advances time by `dt` seconds and renders one frame (manual mode, or to force a frame). */
@@ -592,6 +598,9 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
     },
     setExpression(name, weight) {
       model?.expressions.setChannel(name, weight);
+    },
+    setMouth(weights) {
+      for (const k of MOUTH_SHAPES) model?.expressions.setChannel(k, weights[k] ?? 0);
     },
     setPointer(x, y) {
       pointer = x === null || y === undefined ? null : new THREE.Vector2(x, y);

@@ -1,6 +1,7 @@
 /** Quick controls: the switches, and one row per open character with its relation band toward the user. */
 import { openPresets } from "../app/presets/presets.ts";
 import { bandToward } from "../app/relations/access.ts";
+import { isVoiceKey, muteSwitch, voiceToggle } from "../voice/ui.ts";
 import type { ViewContext } from "./context.ts";
 import { h, replace } from "./dom.ts";
 import { SWITCH_COPY, SWITCH_KEYS, type SwitchId, switchStates } from "./switches.ts";
@@ -39,6 +40,7 @@ export function mountQuick(root: HTMLElement, ctx: ViewContext): void {
       switches,
       h("h2", {}, "Switches"),
       ...(Object.keys(SWITCH_KEYS) as SwitchId[]).map((id) => switchRow(ctx, id, false)),
+      muteSwitch(ctx.kv),
     );
     replace(
       rows,
@@ -55,6 +57,7 @@ export function mountQuick(root: HTMLElement, ctx: ViewContext): void {
             { class: `band band-${on ? bandToward(ctx.kv, p.id) : "off"}`, "data-testid": "band" },
             on ? bandToward(ctx.kv, p.id) : "relations off",
           ),
+          voiceToggle(ctx.kv, p.id, p.name),
         ),
       ),
     );
@@ -65,6 +68,7 @@ export function mountQuick(root: HTMLElement, ctx: ViewContext): void {
       k.startsWith("yui.presets") ||
       k === "yui.relations" ||
       k.endsWith(".relations") ||
+      isVoiceKey(k) ||
       Object.values(SWITCH_KEYS).includes(k as never),
     render,
   );

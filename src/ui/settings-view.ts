@@ -20,6 +20,7 @@ import { relationRows } from "../app/relations/access.ts";
 import { RELATION_MAX, RELATION_MIN } from "../app/relations/relations.ts";
 import { offeredMotions, type Vocabulary } from "../app/vocabulary/vocabulary.ts";
 import { attachModelDrop, type ChosenModel, pickModelFile } from "../avatar/model-file.ts";
+import { renderVoiceCard } from "../voice/ui.ts";
 import type { ViewContext } from "./context.ts";
 import { h, replace } from "./dom.ts";
 import { switchRow } from "./quick-view.ts";
@@ -63,12 +64,13 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
   const switches = h("section", { class: "card", id: "switches" });
   const relations = h("section", { class: "card", id: "relations" });
   const vocab = h("section", { class: "card", id: "vocabulary" });
+  const voiceCard = h("section", { class: "card", id: "voice" });
   root.append(
     h("h1", {}, "Settings"),
     h(
       "div",
       { class: "settings-grid" },
-      h("div", { class: "col" }, characters, backend),
+      h("div", { class: "col" }, characters, backend, voiceCard),
       h("div", { class: "col" }, switches, relations, vocab),
     ),
   );
@@ -572,6 +574,7 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
   function renderAll(): void {
     renderCharacters();
     renderBackend();
+    renderVoiceCard(voiceCard, ctx, selected, getPreset(kv, selected)?.name ?? selected);
     renderRelations();
   }
   renderAll();

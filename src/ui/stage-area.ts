@@ -13,6 +13,8 @@ export interface StageHandle {
   cue(offset: number, args: Record<string, unknown>): void;
   /** The text shown so far reached `position`. */
   reveal(position: number): void;
+  /** Lip sync: the mouth shapes (aa, ih, ou, ee, oh) now. */
+  mouth(weights: Partial<Record<"aa" | "ih" | "ou" | "ee" | "oh", number>>): void;
   dispose(): void;
 }
 
@@ -37,6 +39,7 @@ export function mountStage(box: HTMLElement, presetId: string): StageHandle {
         newReply: () => cues.reset(),
         cue: (offset, args) => cues.add(offset, args),
         reveal: (p) => cues.reveal(p),
+        mouth: (w) => stage.setMouth(w),
         dispose: () => stage.dispose(),
       };
       for (const f of early.splice(0)) f(impl);
@@ -56,6 +59,8 @@ export function mountStage(box: HTMLElement, presetId: string): StageHandle {
     newReply: () => later((s) => s.newReply())(),
     cue: (o, a) => later((s) => s.cue(o, a))(),
     reveal: (p) => later((s) => s.reveal(p))(),
+    // Before the stage exists there is no mouth to move.
+    mouth: (w) => impl?.mouth(w),
     dispose() {
       disposed = true;
       impl?.dispose();

@@ -31,7 +31,12 @@ export function createVoicePlayer(context: AudioContext = new AudioContext()): V
     decode: (bytes) => context.decodeAudioData(bytes.slice(0)),
     async play(buffer, signal) {
       if (signal.aborted) return;
-      if (context.state === "suspended") await context.resume().catch(() => {});
+      if (context.state !== "running") {
+        // A page the user never clicked may not start audio: the segment passes silently (its cues still
+        // play) rather than waiting for ever.
+        await Promise.race([context.resume().catch(() => {}), new Promise((r) => setTimeout(r, 300))]);
+        if ((context.state as string) !== "running") return;
+      }
       const src = context.createBufferSource();
       src.buffer = buffer;
       src.connect(analyser);
