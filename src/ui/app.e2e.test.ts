@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort } from "@yui/mod-kit/testing";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { TEST_VERDICTS } from "../../host/server/app-commands.ts";
 import { PROXY_ERRORS } from "../../host/server/proxy.ts";
 import { type Host, startHost } from "../../host/server/server.ts";
@@ -21,7 +21,9 @@ import {
   startScriptedBackend,
 } from "../../tools/scripted-backend/server.ts";
 import { CHROMIUM_ARGS } from "../../tools/testing/chromium.ts";
-import { listPresets, savePreset } from "../app/presets/presets.ts";
+import { buildCharacter } from "../../tools/vrm-gen/character.ts";
+import { writeVrm } from "../../tools/vrm-gen/write-vrm.ts";
+import { listPresets, openPet, savePreset } from "../app/presets/presets.ts";
 import { USER_REASON } from "../app/relations/relations.ts";
 import { MODEL_FILE_ERRORS } from "../avatar/model-file.ts";
 import { RATE_RELATION_RESULTS } from "../io/chat/tools/relation.ts";
@@ -30,6 +32,9 @@ import { CHAT_ERRORS } from "./errors.ts";
 const REPO = resolve(import.meta.dirname, "../..");
 const SHOTS = join(REPO, "test-output", "ui");
 
+// Each test starts from nothing: its own data directory, host and scripted backend (the browser is shared,
+// and every page is its own browser context). A test that needs a conversation, a relation or a second
+// character makes it itself, so the tests pass in any order and alone.
 let browser: Browser;
 let backend: ScriptedBackend;
 let host: Host;
@@ -40,15 +45,23 @@ const body = (r: RecordedRequest) =>
   r.body as { model?: string; messages: Msg[]; tools?: { function: { name: string } }[] };
 const toolNames = (r: RecordedRequest) => (body(r).tools ?? []).map((t) => t.function.name);
 
-async function restartHost(port = 0): Promise<void> {
-  await host?.close();
+async function restartHost(port = 0, close = false): Promise<void> {
+  if (close) await host.close();
   host = await startHost({ port, dataDir, env: {}, browserCommands: false });
 }
 
 // Every page a test opened is closed after it, passed or failed, so no stale window runs the next test's turns.
 const pages: Page[] = [];
+beforeEach(async () => {
+  dataDir = mkdtempSync(join(tmpdir(), "yui-e2e-"));
+  backend = await startScriptedBackend();
+  await restartHost();
+});
 afterEach(async () => {
   for (const p of pages.splice(0)) await p.close().catch(() => {});
+  await host?.close();
+  await backend?.close();
+  rmSync(dataDir, { recursive: true, force: true });
 });
 
 /** Opens a view; the 3D stage only where a test shows it (it is the avatar suite's subject, and costly here). */
@@ -81,23 +94,31 @@ async function send(page: Page, presetId: string, text: string): Promise<void> {
 const lastAssistant = (page: Page, presetId: string) =>
   page.getByTestId(`panel-${presetId}`).locator(".msg.assistant").last();
 
+/** Scripts a reply that rates the user +1 for "a kind word", then the empty answer after the tool result. */
+function scriptKindWord(): void {
+  const rate = JSON.stringify({ toward: "user", delta: 1, why: "a kind word" });
+  backend.enqueue(
+    {
+      body: chatStream({
+        text: ["Thank you."],
+        calls: [{ id: "c1", name: "rate_relation", arguments: rate }],
+      }),
+    },
+    { body: chatStream({ text: [] }) },
+  );
+}
+
 beforeAll(async () => {
   if (!existsSync(join(REPO, "dist", "index.html"))) {
     const { build } = await import("vite");
     await build({ configFile: join(REPO, "vite.config.ts"), logLevel: "warn" });
   }
   mkdirSync(SHOTS, { recursive: true });
-  dataDir = mkdtempSync(join(tmpdir(), "yui-e2e-"));
-  backend = await startScriptedBackend();
-  await restartHost();
   browser = await chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS });
 }, 120_000);
 
 afterAll(async () => {
   await browser?.close();
-  await host?.close();
-  await backend?.close();
-  rmSync(dataDir, { recursive: true, force: true });
 });
 
 describe("the browser build", { timeout: 90_000 }, () => {
@@ -206,6 +227,12 @@ describe("the browser build", { timeout: 90_000 }, () => {
   });
 
   it("settings and the conversation persist across a reload and a host restart", async () => {
+    pointAt("yui", "YUI", backend.url);
+    const talk = await open("main");
+    backend.enqueue({ body: chatStream({ text: ["Hi! I'm YUI. Nice to meet you."] }) });
+    await send(talk, "yui", "Hello there");
+    await expect.poll(() => lastAssistant(talk, "yui").textContent()).toBe("Hi! I'm YUI. Nice to meet you.");
+    await talk.close();
     const settings = await open("settings");
     await settings.getByTestId("model").fill("kept-model");
     await settings.getByTestId("save-backend").click();
@@ -215,7 +242,7 @@ describe("the browser build", { timeout: 90_000 }, () => {
     expect(await settings.getByTestId("model").inputValue()).toBe("kept-model");
 
     const port = host.port;
-    await restartHost(port);
+    await restartHost(port, true);
     // The open page reconnects to the new host by itself.
     await expect
       .poll(() => settings.getByTestId("connection").textContent(), { timeout: 20_000 })
@@ -234,30 +261,20 @@ describe("the browser build", { timeout: 90_000 }, () => {
 
   it("switches change what calls answer but never the declared tools", async () => {
     pointAt("yui", "YUI", backend.url);
-    const rate = JSON.stringify({ toward: "user", delta: 1, why: "a kind word" });
-    const script = () =>
-      backend.enqueue(
-        {
-          body: chatStream({
-            text: ["Thank you."],
-            calls: [{ id: "c1", name: "rate_relation", arguments: rate }],
-          }),
-        },
-        { body: chatStream({ text: [] }) },
-      );
+    const script = scriptKindWord;
     const main = await open("main");
     const quick = await open("quick");
     const start = backend.requests.length;
     script();
     await send(main, "yui", "You are kind");
-    await expect.poll(() => backend.requests.length).toBe(start + 2);
+    await expect.poll(() => backend.requests.length, { timeout: 20_000 }).toBe(start + 2);
     await expect.poll(() => main.getByTestId("panel-yui").locator(".msg.pending").count()).toBe(0);
 
     await quick.getByTestId("switch-relations").setChecked(false, { force: true });
     await expect.poll(() => host.store.get("yui.relations")).toEqual({ enabled: false });
     script();
     await send(main, "yui", "You are kind again");
-    await expect.poll(() => backend.requests.length).toBe(start + 4);
+    await expect.poll(() => backend.requests.length, { timeout: 20_000 }).toBe(start + 4);
     const [on1, on2, off1, off2] = backend.requests.slice(start, start + 4);
     const toolMsg = (r: RecordedRequest) => body(r).messages.find((m) => m.role === "tool")?.content;
     expect(toolMsg(on2!)).toBe("neutral");
@@ -279,6 +296,13 @@ describe("the browser build", { timeout: 90_000 }, () => {
   });
 
   it("the relations section shows each reason, and the user's slider sets the value", async () => {
+    pointAt("yui", "YUI", backend.url);
+    const main = await open("main");
+    const start = backend.requests.length;
+    scriptKindWord();
+    await send(main, "yui", "You are kind");
+    await expect.poll(() => backend.requests.length, { timeout: 20_000 }).toBe(start + 2);
+    await expect.poll(() => main.getByTestId("panel-yui").locator(".msg.pending").count()).toBe(0);
     const settings = await open("settings");
     const row = settings.getByTestId("relation-user");
     await expect.poll(() => row.textContent()).toContain("a kind word");
@@ -292,6 +316,7 @@ describe("the browser build", { timeout: 90_000 }, () => {
   });
 
   it("two characters address each other through the UI", async () => {
+    pointAt("yui", "YUI", backend.url); // a new character starts on the backend of the one selected
     const settings = await open("settings");
     await settings.getByTestId("new-name").fill("Mika");
     await settings.getByTestId("create").click();
@@ -343,6 +368,9 @@ describe("the browser build", { timeout: 90_000 }, () => {
   });
 
   it("renaming a character in settings renames its panel and what the tools offer", async () => {
+    pointAt("yui", "YUI", backend.url);
+    pointAt("mika", "Mika", backend.url);
+    openPet(host.store, "mika");
     const settings = await open("settings");
     const main = await open("main");
     await settings.getByTestId("rename-mika").fill("Mikan");
@@ -351,7 +379,7 @@ describe("the browser build", { timeout: 90_000 }, () => {
     const start = backend.requests.length;
     backend.enqueue({ body: chatStream({ text: ["Noted."] }) });
     await send(main, "yui", "Mika has a new name");
-    await expect.poll(() => backend.requests.length).toBe(start + 1);
+    await expect.poll(() => backend.requests.length, { timeout: 20_000 }).toBe(start + 1);
     const tools = body(backend.requests[start]!).tools as unknown as {
       function: { name: string; parameters: { properties: { to?: { enum?: string[] } } } };
     }[];
@@ -373,12 +401,13 @@ describe("the browser build", { timeout: 90_000 }, () => {
     await expect
       .poll(() => settings.getByTestId("avatar-status").first().textContent())
       .toContain(MODEL_FILE_ERRORS.notGlb);
-    await choose(
-      join(REPO, "..", "shared", "fixtures", "vrm", "VRMC_vrm_expressions_isBinary_Overrides.vrm"),
-    );
+    // A VRM 1.0 model of our own (tools/vrm-gen), as a user's file would be.
+    const mine = join(dataDir, "my-model.vrm");
+    writeFileSync(mine, await writeVrm(buildCharacter(), { name: "Mine" }));
+    await choose(mine);
     await expect
       .poll(() => settings.getByTestId("avatar-status").first().textContent())
-      .toContain("Your model: VRMC_vrm_expressions_isBinary_Overrides.vrm");
+      .toContain("Your model: my-model.vrm");
     const owner = listPresets(host.store).find((p) => p.avatar.endsWith(".vrm"))!;
     expect(owner.avatar).toBe(join(dataDir, "avatars", `${owner.id}.vrm`));
     const served = await fetch(new URL(`/avatar/${owner.id}.vrm`, host.url));
@@ -419,8 +448,6 @@ describe("the browser build", { timeout: 90_000 }, () => {
     expect(names).toEqual(["rate_relation", "address_character"]);
     await main.close();
     await push.close();
-    host.store.delete("yui.yui.api_key");
-    pointAt("yui", "YUI", backend.url);
   });
 
   it("a mod's signal wakes main's character once, however many main windows are open", async () => {
@@ -469,10 +496,10 @@ describe("the browser build", { timeout: 90_000 }, () => {
     const sent = JSON.parse(String(req.messages.at(-1)!.content));
     expect(sent).toMatchObject({ source: "factorio", note: "yui, come here", body: doorbell });
     await a.screenshot({ path: join(SHOTS, "main-signal.png") });
-    host.store.set("yui.agent_notify", { enabled: false }, "test");
   });
 
   it("the phone window declares generate_express alone", async () => {
+    pointAt("yui", "YUI", backend.url);
     const phone = await open("phone");
     const start = backend.requests.length;
     backend.enqueue({ body: chatStream({ text: ["From your pocket."] }) });
