@@ -249,9 +249,9 @@ describe("browser_run: the backstop", () => {
 describe("browser_run: a call after a backstop kill", () => {
   it("says in its result that the killed script may still run beside it, only in that space and only within the window", async () => {
     // The deadline is never reached here; the window is scaled through the configuration.
-    const h = await harness({ config: { deadlineMs: 20_000, backstopMs: 2_500, overlapMs: 6_000 } });
+    const h = await harness({ config: { deadlineMs: 20_000, backstopMs: 4_000, overlapMs: 8_000 } });
     const blocking =
-      'console.log("blocking");\nAtomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 7_000);';
+      'console.log("blocking");\nAtomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 9_000);';
     const killed = textOf(await run(h, "alice", blocking));
     expect(killed).toBe(BROWSER_RESULT.unknown);
     const killedAt = Date.now();
@@ -279,8 +279,26 @@ describe("browser_run: a call after a backstop kill", () => {
     expect(bytes(huge)).toBeLessThanOrEqual(RESULT_CAP_BYTES);
 
     // Past the window the same space answers as usual.
-    await new Promise((r) => setTimeout(r, Math.max(0, killedAt + 6_000 - Date.now())));
+    await new Promise((r) => setTimeout(r, Math.max(0, killedAt + 8_000 - Date.now())));
     expect(textOf(await run(h, "alice", 'console.log("later");'))).toBe(`${UNTRUSTED_LINE}\nlater`);
+  });
+});
+
+describe("browser_run: a kill after a kill", () => {
+  it("answers unknown with the overlap note when the call killed at the backstop started inside the window", async () => {
+    const h = await harness({ config: { deadlineMs: 20_000, backstopMs: 1_500, overlapMs: 6_000 } });
+    const blocking = "Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 3_000);";
+    expect(textOf(await run(h, "alice", blocking))).toBe(BROWSER_RESULT.unknown);
+    expect(textOf(await run(h, "alice", blocking))).toBe(`${BROWSER_RESULT.unknown}\n${OVERLAP_NOTE}`);
+    // Every orphaned script that started ends before the sandbox goes (a CLI killed early started none).
+    await waitFor(async () => {
+      const events = await h.standin.events();
+      const exited = new Set(events.filter((e) => e.event === "script-exit").map((e) => e.pid));
+      const started = events.filter((e) => e.event === "script-started");
+      return started.every((e) => exited.has((e as { scriptPid?: number }).scriptPid ?? -1))
+        ? true
+        : undefined;
+    });
   });
 });
 
