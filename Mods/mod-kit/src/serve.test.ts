@@ -157,6 +157,40 @@ describe("serveMcp with the real SDK client", () => {
     }
   });
 
+  it("quotes at most 200 characters of a 1 MB tool name it does not know", async () => {
+    const name = `nope${"x".repeat(1 << 20)}`;
+    const expected = `Tool ${name.slice(0, 200)}…(${name.length} characters) not found`;
+    const { client, close } = await connectClient(served.url);
+    const modern = new Client(
+      { name: "modern", version: "0" },
+      { versionNegotiation: { mode: { pin: "2026-07-28" } } },
+    );
+    await modern.connect(new StreamableHTTPClientTransport(new URL(served.url)));
+    try {
+      const messageOf = (c: Client) =>
+        c.callTool({ name, arguments: {} }).then(
+          () => "",
+          (e: unknown) => (e as Error).message,
+        );
+      // 2025 era: the name travels in the body, and the SDK's answer quotes it cut.
+      const legacy = await messageOf(client);
+      expect(legacy).toContain(expected);
+      expect(legacy.length).toBeLessThan(400);
+      // 2026-07-28: the name also travels in a header, and Node refuses a 1 MB head (431) before the SDK.
+      const refused = await messageOf(modern);
+      expect(refused).not.toBe("");
+      expect(refused.length).toBeLessThan(400);
+      expect(refused).not.toContain("xxxxxxxxxx");
+      // A real tool's name is left alone.
+      expect((await client.callTool({ name: "echo", arguments: { text: "still" } })).content).toEqual([
+        { type: "text", text: "still" },
+      ]);
+    } finally {
+      await close();
+      await modern.close();
+    }
+  });
+
   it("ends the session on DELETE, after which the id is unknown (404)", async () => {
     const init = await rawRequest(served.url, {
       method: "POST",

@@ -12,6 +12,7 @@ import { MemoryEventStore } from "./event-store.ts";
 import { loopbackGuard } from "./guard.ts";
 import { launchMod } from "./launch.ts";
 import { listenLoopback } from "./listen.ts";
+import { quoteInput } from "./quote.ts";
 
 /** Options for serveMcp. `build` makes a fresh server (tools registered) for each session. */
 export interface ServeMcpOptions {
@@ -67,6 +68,23 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
     chunks.push(chunk as Buffer);
   }
   return Buffer.concat(chunks);
+}
+
+/** The longest tool name MCP allows (SEP-986); no registered tool is longer. */
+const MAX_TOOL_NAME = 128;
+
+/**
+ * The SDK answers an unknown tool with `Tool <name> not found`, the name whole: a tools/call whose name
+ * is longer than any tool's has it cut (quoteInput) before the SDK sees it, so the answer quotes at most
+ * 200 characters. The cut name carries `…(`, which no tool name has, so it still names no tool.
+ */
+function boundToolNames(body: unknown): void {
+  for (const m of Array.isArray(body) ? body : [body]) {
+    const msg = m as { method?: unknown; params?: { name?: unknown } } | null;
+    if (msg?.method !== "tools/call" || typeof msg.params !== "object" || msg.params === null) continue;
+    const name = msg.params.name;
+    if (typeof name === "string" && name.length > MAX_TOOL_NAME) msg.params.name = quoteInput(name);
+  }
 }
 
 interface Session {
@@ -147,6 +165,7 @@ export async function serveMcp(opts: ServeMcpOptions): Promise<ServedMcp> {
     } catch (err) {
       return answer(res, err instanceof BodyTooLarge ? SERVE_ERRORS.tooLarge : SERVE_ERRORS.parse);
     }
+    boundToolNames(body);
     const probe = await toWebRequest(req, body);
     if (await isLegacyRequest(probe, body)) return handleLegacy(req, res, body);
     return modernNode(req, res, body);
