@@ -1,7 +1,8 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type Host, startHost } from "../../../../host/server/server.ts";
 import { bridgeClient } from "../../../../host/server/testing.ts";
@@ -329,6 +330,7 @@ describe("rate_relation from two windows of one character on a real host", () =>
   }
 
   const N = 12;
+  const CHILD = fileURLToPath(new URL("./fixtures/rate-relation-process.ts", import.meta.url));
   const calls = (w: string) =>
     Array.from({ length: N }, (_, i) => ({
       args: { toward: "user", delta: 1, why: `${w} ${i}` },
@@ -371,6 +373,38 @@ describe("rate_relation from two windows of one character on a real host", () =>
     ]);
     // Each logged change is a different call's, with its reason and turn.
     expect(new Set(stored.log.map((e) => `${e.why}/${e.turn}`)).size).toBe(4);
+  });
+
+  it("loses no write between a window and another process on the same data directory (yui chat's path)", async () => {
+    const win = await windowTool();
+    const child = spawn(process.execPath, ["--import", "tsx", CHILD, hostDir, "mika", String(N), "b"], {
+      stdio: ["pipe", "pipe", "inherit"],
+    });
+    const out: string[] = [];
+    let line: (l: string) => void = () => undefined;
+    child.stdout!.on("data", (c: Buffer) => {
+      out.push(c.toString());
+      const text = out.join("");
+      if (text.endsWith("\n")) line(text.trim().split("\n").at(-1)!);
+    });
+    const nextLine = () => new Promise<string>((r) => (line = r));
+    expect(await nextLine()).toBe("ready");
+    const childAnswers = nextLine();
+    child.stdin!.write("go\n");
+    const windowAnswers = await Promise.all(
+      calls("a").map((c) =>
+        win.run(c.args, { signal: new AbortController().signal, turnId: c.turn, presetId: "mika" }),
+      ),
+    );
+    const answers = [...windowAnswers, ...(JSON.parse(await childAnswers) as string[])];
+    const stored = host.store.get(relationsKey("mika")) as RelationsState;
+
+    const seq = tool();
+    const seqAnswers: unknown[] = [];
+    for (const c of [...calls("a"), ...calls("b")]) seqAnswers.push(await call(seq, c.args, c.turn));
+    expect(shape(stored)).toEqual(shape(relations()));
+    expect([...answers].sort()).toEqual([...seqAnswers].sort());
+    expect(stored.log).toHaveLength(4);
   });
 
   it("refuses a change the window should never send: a reserved reason, a delta outside the enum, a bad target", async () => {
