@@ -1,16 +1,13 @@
 // The file tools' I/O: read_file, write_file, edit_file and read_image over a Workspace. Paths are
-// resolved by the Workspace; here each file is opened with O_NOFOLLOW so that a symlink swapped in
-// after the check is refused rather than followed.
-import { constants } from "node:fs";
-import { type FileHandle, mkdir, open } from "node:fs/promises";
+// resolved by the Workspace and each file is opened with O_NOFOLLOW (fs/ops.mjs), both through the
+// workspace's FileAccess: in bwrap mode that is the file worker inside the sandbox, so a symlink
+// swapped in by a command between the check and the open leads only where the sandbox reaches.
 import path from "node:path";
 import sharp from "sharp";
 import { IMAGE_MAX_BYTES, TEXT_FILE_MAX_BYTES } from "./limits.ts";
 import { msg, ToolError } from "./messages.ts";
 import { exactReplace, type LineWindow, lineWindow } from "./text.ts";
 import type { Workspace } from "./workspace.ts";
-
-const { O_RDONLY, O_WRONLY, O_CREAT, O_TRUNC, O_NOFOLLOW, O_NONBLOCK } = constants;
 
 const errCode = (e: unknown): string =>
   typeof e === "object" && e !== null && "code" in e ? String((e as { code: unknown }).code) : "EUNKNOWN";
@@ -27,28 +24,17 @@ function fsError(e: unknown, shown: string): ToolError {
 }
 
 /** Reads a whole regular file up to `max` bytes; directories, devices, FIFOs and larger files are refused. */
-async function readRegular(real: string, shown: string, max: number): Promise<Buffer> {
-  let fh: FileHandle;
+async function readRegular(ws: Workspace, real: string, shown: string, max: number): Promise<Buffer> {
+  let answer: Awaited<ReturnType<Workspace["access"]["read"]>>;
   try {
-    // O_NONBLOCK: opening a FIFO must not hang the tool waiting for a writer.
-    fh = await open(real, O_RDONLY | O_NOFOLLOW | O_NONBLOCK);
-  } catch (e) {
-    throw fsError(e, shown);
-  }
-  try {
-    const st = await fh.stat();
-    if (st.isDirectory()) throw new ToolError(msg.isDirectory(shown));
-    if (!st.isFile()) throw new ToolError(msg.notRegularFile(shown));
-    if (st.size > max) throw new ToolError(msg.fileTooLarge(shown, st.size, max));
-    const buf = await fh.readFile();
-    // The file may have grown between stat and read.
-    if (buf.length > max) throw new ToolError(msg.fileTooLarge(shown, buf.length, max));
-    return buf;
+    answer = await ws.access.read(real, max);
   } catch (e) {
     throw e instanceof ToolError ? e : fsError(e, shown);
-  } finally {
-    await fh.close();
   }
+  if (answer.kind === "dir") throw new ToolError(msg.isDirectory(shown));
+  if (answer.kind === "other") throw new ToolError(msg.notRegularFile(shown));
+  if (answer.kind === "large") throw new ToolError(msg.fileTooLarge(shown, answer.size, max));
+  return answer.data;
 }
 
 function decodeText(buf: Buffer, shown: string): string {
@@ -63,29 +49,20 @@ function decodeText(buf: Buffer, shown: string): string {
 
 async function readText(ws: Workspace, shown: string): Promise<{ real: string; text: string }> {
   const real = await ws.resolve(shown, "existing");
-  return { real, text: decodeText(await readRegular(real, shown, TEXT_FILE_MAX_BYTES), shown) };
+  return { real, text: decodeText(await readRegular(ws, real, shown, TEXT_FILE_MAX_BYTES), shown) };
 }
 
-async function writeRegular(real: string, shown: string, data: string): Promise<number> {
+async function writeRegular(ws: Workspace, real: string, shown: string, data: string): Promise<number> {
   const bytes = Buffer.byteLength(data);
   if (bytes > TEXT_FILE_MAX_BYTES) throw new ToolError(msg.contentTooLarge(bytes, TEXT_FILE_MAX_BYTES));
-  let fh: FileHandle;
+  let answer: Awaited<ReturnType<Workspace["access"]["write"]>>;
   try {
-    await mkdir(path.dirname(real), { recursive: true });
-    fh = await open(real, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_NONBLOCK, 0o666);
-  } catch (e) {
-    throw fsError(e, shown);
-  }
-  try {
-    const st = await fh.stat();
-    if (!st.isFile()) throw new ToolError(msg.notRegularFile(shown));
-    await fh.writeFile(data, "utf8");
-    return bytes;
+    answer = await ws.access.write(real, Buffer.from(data, "utf8"));
   } catch (e) {
     throw e instanceof ToolError ? e : fsError(e, shown);
-  } finally {
-    await fh.close();
   }
+  if (answer.kind !== "file") throw new ToolError(msg.notRegularFile(shown));
+  return bytes;
 }
 
 /** read_file: a window of lines of a UTF-8 text file (offset is 1-based). */
@@ -102,7 +79,7 @@ export async function readFileWindow(
 /** write_file: creates or overwrites a text file, creating parent directories; returns the answer line. */
 export async function writeTextFile(ws: Workspace, shown: string, content: string): Promise<string> {
   const real = await ws.resolve(shown, "create");
-  return msg.wrote(await writeRegular(real, shown, content), shown);
+  return msg.wrote(await writeRegular(ws, real, shown, content), shown);
 }
 
 /** edit_file: exact replacement under the unique-match rule; returns the answer line. */
@@ -115,7 +92,7 @@ export async function editTextFile(
 ): Promise<string> {
   const { real, text } = await readText(ws, shown);
   const edited = exactReplace(text, old, replacement, replaceAll, shown);
-  await writeRegular(real, shown, edited.text);
+  await writeRegular(ws, real, shown, edited.text);
   return msg.replaced(edited.count, shown);
 }
 
@@ -134,7 +111,7 @@ export async function readImage(ws: Workspace, shown: string): Promise<{ data: s
   const type = Object.hasOwn(IMAGE_TYPES, ext) ? IMAGE_TYPES[ext] : undefined;
   if (!type) throw new ToolError(msg.imageType(ext === "" ? "(none)" : ext));
   const real = await ws.resolve(shown, "existing");
-  const buf = await readRegular(real, shown, IMAGE_MAX_BYTES);
+  const buf = await readRegular(ws, real, shown, IMAGE_MAX_BYTES);
   // sharp reads the header for real (not just magic bytes), so a renamed or broken file is refused
   // here instead of reaching the agent's model as an image it cannot decode.
   let format: string | undefined;

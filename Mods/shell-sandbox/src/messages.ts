@@ -22,6 +22,7 @@ export const msg = {
   parentNotDirectory: (p: string) => `a parent of the path is not a directory: ${p}`,
   permissionDenied: (p: string) => `permission denied: ${p}`,
   fsFailed: (p: string, code: string) => `cannot access ${p}: ${code}`,
+  fileWorkerStopped: (why: string) => `the file tools' sandboxed worker stopped (${why}); try again`,
 
   // Text files
   notText: (p: string) => `not a UTF-8 text file: ${p}`,

@@ -95,6 +95,8 @@ export interface BwrapOptions {
   /** Paths to cover up (an empty read-only directory or /dev/null in their place). */
   hidden?: readonly string[];
   bwrap?: string;
+  /** Mount a fresh /proc (default true; the file worker goes without). */
+  proc?: boolean;
 }
 
 /**
@@ -133,13 +135,33 @@ export function bwrapMounts(workspace: string, opts: BwrapOptions = {}): string[
     if (st.isSymbolicLink()) argv.push("--symlink", readlinkSync(p), p);
     else if (st.isDirectory()) argv.push("--ro-bind", p, p);
   }
-  argv.push("--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--bind", workspace, workspace);
+  if (opts.proc ?? true) argv.push("--proc", "/proc");
+  argv.push("--dev", "/dev", "--tmpfs", "/tmp", "--bind", workspace, workspace);
   return argv;
 }
 
 /** The bwrap argv (up to and including the shell's "-c") that runs a command in the workspace. */
 export function bwrapArgv(workspace: string, shell: string, opts: BwrapOptions = {}): string[] {
   return [...bwrapMounts(workspace, opts), "--chdir", workspace, "--", shell, "-c"];
+}
+
+/** Where the file worker's code lives in its sandbox (its three files, read-only). */
+const WORKER_DIR = "/opt/yui-fs";
+const WORKER_FILES = ["worker.mjs", "ops.mjs", "frames.mjs"];
+
+/**
+ * The bwrap argv that starts the file worker (fs/worker.mjs): the same view of the host as a command
+ * (without /proc), plus its own code and the node binary read-only, no network.
+ */
+export function workerArgv(workspace: string, opts: BwrapOptions & { node?: string } = {}): string[] {
+  const node = opts.node ?? process.execPath;
+  const argv = bwrapMounts(workspace, { ...opts, proc: false });
+  const src = path.join(import.meta.dirname, "fs");
+  for (const f of WORKER_FILES) argv.push("--ro-bind", path.join(src, f), `${WORKER_DIR}/${f}`);
+  // A node outside /usr (nvm, a tarball in /opt) is bound at its own path; its libraries are the system's.
+  if (!node.startsWith("/usr/")) argv.push("--ro-bind", node, node);
+  argv.push("--chdir", workspace, "--", node, `${WORKER_DIR}/worker.mjs`);
+  return argv;
 }
 
 /** How commands are run: the mode, and what of the server's environment they get. */

@@ -4,9 +4,10 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { serveMcp } from "@yui/mod-kit";
 import type { Config } from "./config.ts";
+import { FileWorker } from "./fs/worker.ts";
 import { type Relay, startRelay } from "./relay.ts";
 import { killAllRuns } from "./run.ts";
-import { makeRunner } from "./sandbox.ts";
+import { commandEnv, hiddenSystemEntries, makeRunner, SANDBOX_PATH, workerArgv } from "./sandbox.ts";
 import { buildServer, MOD_NAME, MOD_VERSION } from "./tools.ts";
 import { Workspace } from "./workspace.ts";
 
@@ -50,25 +51,49 @@ export const bwrapRefusal = (why: string, explicit: boolean): string =>
 
 /** Starts the mod; throws an Error with a printable message when the workspace, port or sandbox fails. */
 export async function startSandboxServer(cfg: Config, opts: StartOptions = {}): Promise<SandboxServer> {
-  const workspace = await Workspace.open(cfg.workspace);
+  let workspace = await Workspace.open(cfg.workspace);
+  let worker: FileWorker | undefined;
   if (cfg.sandbox === "bwrap") {
     const why = await bwrapProblem(workspace.realRoot);
     if (why !== undefined) throw new Error(bwrapRefusal(why, cfg.sandboxExplicit ?? true));
+    // The file tools work on the sandbox's side of the boundary too (see fs/worker.mjs).
+    const root = workspace.realRoot;
+    worker = new FileWorker(
+      workerArgv(root, { hidden: hiddenSystemEntries() }),
+      commandEnv({ workspace: root, path: SANDBOX_PATH }),
+      root,
+    );
+    workspace = await Workspace.open(cfg.workspace, worker);
+    try {
+      // Fails fast when the worker cannot start, instead of at the agent's first file tool.
+      await worker.realpath(root);
+    } catch (e) {
+      worker.close();
+      throw new Error(`the file tools' worker cannot start in bubblewrap: ${(e as Error).message}`);
+    }
   }
   const runner = makeRunner(cfg.sandbox, { workspace: workspace.realRoot, pass: cfg.env });
-  const served = await serveMcp({
-    name: MOD_NAME,
-    version: MOD_VERSION,
-    // In the container the relay owns the published port; the server takes any free loopback one.
-    port: cfg.container ? 0 : cfg.port,
-    build: () => buildServer({ workspace, runner }),
-  });
+  const ctx = { workspace, runner };
+  let served: Awaited<ReturnType<typeof serveMcp>>;
+  try {
+    served = await serveMcp({
+      name: MOD_NAME,
+      version: MOD_VERSION,
+      // In the container the relay owns the published port; the server takes any free loopback one.
+      port: cfg.container ? 0 : cfg.port,
+      build: () => buildServer(ctx),
+    });
+  } catch (e) {
+    worker?.close();
+    throw e;
+  }
   let relay: Relay | undefined;
   if (cfg.container) {
     try {
       relay = await startRelay(opts.relayHost ?? "0.0.0.0", cfg.port, served.port);
     } catch (e) {
       await served.close();
+      worker?.close();
       throw e;
     }
   }
@@ -78,6 +103,7 @@ export async function startSandboxServer(cfg: Config, opts: StartOptions = {}): 
     workspace,
     async close() {
       killAllRuns(runner);
+      worker?.close();
       await relay?.close();
       await served.close();
     },
