@@ -59,6 +59,56 @@ const api = {
   now: () => player?.context.currentTime ?? 0,
   state: () => JSON.parse(JSON.stringify(state)) as typeof state,
   /**
+   * One reply as the app gets it: streams Chat Completions through the host's backend proxy, feeds each text
+   * delta to the speech, and times (page clock) the first text delta from the request and the first audio
+   * from that delta.
+   */
+  async reply(presetId: string): Promise<{ firstTextMs: number; firstAudioMs: number }> {
+    api.create(presetId);
+    const sp = speech!;
+    const t0 = performance.now();
+    const res = await fetch(`/api/backend/${presetId}/v1/chat/completions`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({
+        model: "scripted-model",
+        stream: true,
+        messages: [{ role: "user", content: "hi" }],
+      }),
+    });
+    const reader = res.body!.getReader();
+    const dec = new TextDecoder();
+    let buf = "";
+    let first = -1;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      buf += dec.decode(value, { stream: true });
+      for (let i = buf.indexOf("\n\n"); i >= 0; i = buf.indexOf("\n\n")) {
+        const data = buf
+          .slice(0, i)
+          .split("\n")
+          .filter((l) => l.startsWith("data:"))
+          .map((l) => l.slice(5).trim())
+          .join("");
+        buf = buf.slice(i + 2);
+        if (!data || data === "[DONE]") continue;
+        const delta = (JSON.parse(data) as { choices?: Array<{ delta?: { content?: string } }> }).choices?.[0]
+          ?.delta?.content;
+        if (!delta) continue;
+        if (first < 0) first = performance.now();
+        sp.text(delta);
+      }
+    }
+    sp.end();
+    const started = () => state.timeline.find((e) => e.type === "start" || e.type === "skip");
+    while (!started()) await new Promise((r) => setTimeout(r, 2));
+    const s = started()!;
+    if (s.type === "skip") throw new Error(`the first segment was not spoken: ${s.detail}`);
+    sp.stop();
+    return { firstTextMs: first - t0, firstAudioMs: s.at - first };
+  },
+  /**
    * Plays silence, a two-formant tone ("a": 750 + 1250 Hz), silence, through the player, sampling the
    * mouth every frame with the audio clock; returns the samples and where the tone lies.
    */
