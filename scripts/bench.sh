@@ -3,7 +3,7 @@
 # ratio against it, or is labelled below as a PROFILE: timings with no peer, which claim nothing.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup-system.sh || exit 1
+bash scripts/setup-system.sh --test || exit 1
 bash scripts/setup-node.sh || exit 1
 [ -f scripts/build.sh ] && { bash scripts/build.sh || exit 1; }
 # Benchmarks without a peer doing the same work (the rest each print their peer; see docs/benchmarks.md).

@@ -2,7 +2,7 @@
 # The README's test command: sets up everything the tests need, then runs every check and test.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup-system.sh
+bash scripts/setup-system.sh --test
 bash scripts/setup-node.sh
 [ -f scripts/build.sh ] && bash scripts/build.sh
 echo "[test] typecheck"

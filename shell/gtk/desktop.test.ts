@@ -19,7 +19,14 @@ import {
   startScriptedBackend,
 } from "../../tools/scripted-backend/server.ts";
 import type { ShellToHost } from "../contract.ts";
-import { type Screenshot, startXDesktop, waitFor, type XDesktop } from "./testing/x-desktop.ts";
+import {
+  type Screenshot,
+  sameColour,
+  startXDesktop,
+  waitFor,
+  windowsOfClass,
+  type XDesktop,
+} from "./testing/x-desktop.ts";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const SHOTS = join(REPO, "test-output", "desktop");
@@ -43,35 +50,14 @@ const preset = (id: string, name: string) => ({
   backend: { transport: "chat" as const, base_url: backend.url, model: "scripted-model" },
 });
 
-/** The visible shell windows: id, title, geometry. */
-async function windows(): Promise<
-  { id: string; title: string; x: number; y: number; w: number; h: number }[]
-> {
-  const ids = (await desk.x("xdotool", ["search", "--onlyvisible", "--class", "^yui$"]).catch(() => ""))
-    .split("\n")
-    .filter(Boolean);
-  const out = [];
-  for (const id of ids) {
-    const info = await desk.x("xwininfo", ["-id", id]);
-    const num = (k: string) => Number(new RegExp(`${k}:\\s+(-?\\d+)`).exec(info)![1]);
-    out.push({
-      id,
-      title: /xwininfo: Window id: \S+ "(.*)"/.exec(info)?.[1] ?? "",
-      x: num("Absolute upper-left X"),
-      y: num("Absolute upper-left Y"),
-      w: num("Width"),
-      h: num("Height"),
-    });
-  }
-  return out;
-}
+const windows = () => windowsOfClass(desk, "yui");
 const windowOf = async (title: string) => {
   const w = (await windows()).find((x) => x.title === title);
   if (!w) throw new Error(`no window titled ${title}`);
   return w;
 };
 
-const same = (a: number[], b: number[], tol = 6) => a.every((v, i) => Math.abs(v - b[i]!) <= tol);
+const same = sameColour;
 const presses = () =>
   readFileSync(clicks, "utf8")
     .split("\n")

@@ -74,14 +74,12 @@ function applyShape(id) {
   if (!e) return;
   const gw = e.win.get_window();
   if (!gw) return;
-  if (!e.clickThrough) {
-    gw.input_shape_combine_region(null, 0, 0);
-    return;
-  }
   const region = new cairo.Region();
-  for (const [x, y, width, height] of e.shape) region.unionRectangle({ x, y, width, height });
+  // Click-through off (no compositor, or the user's way back): the whole window takes input.
+  const rects = e.clickThrough ? e.shape : [[0, 0, 32767, 32767]];
+  for (const [x, y, width, height] of rects) region.unionRectangle({ x, y, width, height });
   gw.input_shape_combine_region(region, 0, 0);
-  send({ type: "shape", id, rects: e.shape.length });
+  send({ type: "shape", id, rects: rects.length });
 }
 
 function toPage(id, msg) {

@@ -30,6 +30,41 @@ export interface Screenshot {
   at(x: number, y: number): [number, number, number];
 }
 
+/** A top-level window as xwininfo sees it. */
+export interface XWindow {
+  id: string;
+  title: string;
+  x: number;
+  y: number;
+  w: number;
+  h: number;
+}
+
+/** The visible windows of WM_CLASS `cls` with their title and geometry. */
+export async function windowsOfClass(desk: Pick<XDesktop, "x">, cls: string): Promise<XWindow[]> {
+  const ids = (await desk.x("xdotool", ["search", "--onlyvisible", "--class", `^${cls}$`]).catch(() => ""))
+    .split("\n")
+    .filter(Boolean);
+  const out: XWindow[] = [];
+  for (const id of ids) {
+    const info = await desk.x("xwininfo", ["-id", id]);
+    const num = (k: string) => Number(new RegExp(`${k}:\\s+(-?\\d+)`).exec(info)![1]);
+    out.push({
+      id,
+      title: /xwininfo: Window id: \S+ "(.*)"/.exec(info)?.[1] ?? "",
+      x: num("Absolute upper-left X"),
+      y: num("Absolute upper-left Y"),
+      w: num("Width"),
+      h: num("Height"),
+    });
+  }
+  return out;
+}
+
+/** Whether two colours are within `tol` on every channel. */
+export const sameColour = (a: number[], b: number[], tol = 6) =>
+  a.every((v, i) => Math.abs(v - b[i]!) <= tol);
+
 /** Polls `check` until it returns a value other than undefined/false, or throws after `ms`. */
 export async function waitFor<T>(
   what: string,
