@@ -284,10 +284,14 @@ export function createPanel(opts: PanelOptions): Panel {
         if (text.childElementCount) text.textContent = now;
         return;
       }
+      // The words only: the spaces around the sentence belong to its segment, not to the mark.
+      const part = shown.slice(s.start, s.end);
+      const from = s.start + (part.length - part.trimStart().length);
+      const to = s.start + part.trimEnd().length;
       text.replaceChildren(
-        shown.slice(0, s.start),
-        h("mark", { class: "speaking", "data-testid": "speaking" }, shown.slice(s.start, s.end)),
-        shown.slice(s.end),
+        shown.slice(0, from),
+        h("mark", { class: "speaking", "data-testid": "speaking" }, shown.slice(from, to)),
+        shown.slice(to),
       );
     };
     repaint = paint;

@@ -1,0 +1,139 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Host, startHost } from "../../host/server/server.ts";
+import {
+  chatStream,
+  type ScriptedBackend,
+  startScriptedBackend,
+} from "../../tools/scripted-backend/server.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tools/testing/chromium.ts";
+import { savePreset } from "../app/presets/presets.ts";
+import { VOICE_KEYS } from "./settings.ts";
+
+// The voice in the built app: the real host (espeak-ng, no engine configured: the first run's default), the
+// scripted backend, Chromium without any autoplay flag (the user's Enter is the gesture that lets audio start).
+
+const REPO = resolve(import.meta.dirname, "../..");
+let out: string;
+let dataDir: string;
+let host: Host;
+let backend: ScriptedBackend;
+let browser: Browser;
+
+beforeAll(async () => {
+  out = mkdtempSync(join(tmpdir(), "yui-voice-dist-"));
+  const { build } = await import("vite");
+  await build({
+    configFile: join(REPO, "vite.config.ts"),
+    logLevel: "warn",
+    build: { outDir: out, emptyOutDir: true },
+  });
+  dataDir = mkdtempSync(join(tmpdir(), "yui-voice-app-"));
+  backend = await startScriptedBackend();
+  host = await startHost({ port: 0, dataDir, distDir: out, env: {}, browserCommands: false });
+  savePreset(host.store, {
+    id: "yui",
+    name: "YUI",
+    avatar: "",
+    voice: "",
+    persona: "",
+    backend: { transport: "chat", base_url: backend.url },
+  });
+  browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+}, 240_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await host?.close();
+  await backend?.close();
+  rmSync(dataDir, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
+});
+
+async function open(view: string): Promise<Page> {
+  const page = await browser.newPage();
+  await page.goto(`${host.url}?view=${view}&stage=off`);
+  await page.waitForFunction(() => document.body.dataset.ready === "true");
+  return page;
+}
+
+/** Sends a message and records the texts the page asked the host to speak. */
+async function say(page: Page, text: string, reply: string[]): Promise<string[]> {
+  const spoken: string[] = [];
+  page.on("request", (r) => {
+    if (r.url().includes("/api/voice/")) spoken.push(JSON.parse(r.postData() ?? "{}").text);
+  });
+  backend.enqueue({ body: chatStream({ text: reply, finish: "stop" }) });
+  const panel = page.getByTestId("panel-yui");
+  await panel.getByTestId("input").fill(text);
+  await panel.getByTestId("input").press("Enter");
+  await expect
+    .poll(() => panel.locator(".msg.assistant").last().textContent(), { timeout: 20_000 })
+    .toBe(reply.join(""));
+  return spoken;
+}
+
+describe("voice in the app", () => {
+  it("the first run speaks the reply with the local engine, marking each sentence as it is spoken", async () => {
+    const page = await open("main");
+    const panel = page.getByTestId("panel-yui");
+    const marks: string[] = [];
+    await page.exposeFunction("markSeen", (t: string) => marks.push(t));
+    await page.evaluate(() => {
+      new MutationObserver(() => {
+        const m = document.querySelector("mark[data-testid=speaking]");
+        if (m?.textContent) (window as unknown as { markSeen(t: string): void }).markSeen(m.textContent);
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
+    const spoken = await say(page, "Hello", ["Hi! ", "I'm YUI. ", "Nice to meet you."]);
+    await expect.poll(() => spoken, { timeout: 20_000 }).toEqual(["Hi!", "I'm YUI.", "Nice to meet you."]);
+    // Each sentence was marked while it sounded, in order; then the mark is gone and the words are unchanged.
+    await expect
+      .poll(() => [...new Set(marks)], { timeout: 30_000 })
+      .toEqual(["Hi!", "I'm YUI.", "Nice to meet you."]);
+    await expect.poll(() => panel.locator("mark").count(), { timeout: 20_000 }).toBe(0);
+    expect(await panel.locator(".msg.assistant").last().textContent()).toBe("Hi! I'm YUI. Nice to meet you.");
+    expect(await panel.getByTestId("voice-note").count()).toBe(0);
+    await page.close();
+  }, 90_000);
+
+  it("Stop silences her mid-speech; quick controls mute every voice and turn one character's off", async () => {
+    const page = await open("main");
+    const panel = page.getByTestId("panel-yui");
+    const long = [
+      "This is a long first sentence that keeps her talking for a while. ",
+      "Then a second one. ",
+      "And a third.",
+    ];
+    const spoken = await say(page, "Tell me", long);
+    await expect.poll(() => panel.locator("mark").count(), { timeout: 20_000 }).toBe(1);
+    await panel.getByTestId("stop").click();
+    expect(await panel.locator("mark").count()).toBe(0);
+    await expect.poll(() => panel.getByTestId("stop").isHidden()).toBe(true);
+    await page.waitForTimeout(1000);
+    expect(await panel.locator("mark").count()).toBe(0);
+    expect(spoken.length).toBeGreaterThan(0);
+
+    const quick = await open("quick");
+    await quick.getByTestId("voice-mute").check();
+    await expect.poll(() => host.store.get(VOICE_KEYS.global)).toEqual({ muted: true });
+    expect(await say(page, "Still there?", ["Yes. ", "Quietly."])).toEqual([]);
+    await page.waitForTimeout(500);
+    expect(await panel.locator("mark").count()).toBe(0);
+
+    await quick.getByTestId("voice-mute").uncheck();
+    await quick.getByTestId("voice-yui").uncheck();
+    await expect.poll(() => host.store.get(VOICE_KEYS.preset("yui"))).toEqual({ enabled: false });
+    expect(await say(page, "And now?", ["Still quiet."])).toEqual([]);
+
+    await quick.getByTestId("voice-yui").check();
+    await expect
+      .poll(() => say(page, "Speak again", ["Here I am."]), { timeout: 20_000 })
+      .toEqual(["Here I am."]);
+    await quick.close();
+    await page.close();
+  }, 90_000);
+});
