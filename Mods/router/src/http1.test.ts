@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import {
+  asksUpgrade,
   ChunkedScanner,
   findHead,
   type Head,
@@ -85,6 +86,30 @@ describe("message heads", () => {
     expect(keepsAlive(req("GET / HTTP/1.1\r\nConnection: Keep-Alive, Close\r\n\r\n"))).toBe(false);
     expect(keepsAlive(req("GET / HTTP/1.0\r\n\r\n"))).toBe(false);
     expect(keepsAlive(req("GET / HTTP/1.0\r\nConnection: keep-alive\r\n\r\n"))).toBe(true);
+    // As llhttp reads them: Proxy-Connection counts as Connection, a tab after keep-alive voids it.
+    expect(keepsAlive(req("GET / HTTP/1.1\r\nProxy-Connection: close\r\n\r\n"))).toBe(false);
+    expect(keepsAlive(req("GET / HTTP/1.0\r\nConnection: keep-alive\t\r\n\r\n"))).toBe(false);
+    expect(asksUpgrade(req("GET / HTTP/1.1\r\nConnection: Upgrade\r\nUpgrade: websocket\r\n\r\n"))).toBe(
+      true,
+    );
+    expect(asksUpgrade(req("GET / HTTP/1.1\r\nUpgrade: websocket\r\n\r\n"))).toBe(false);
+  });
+
+  it.each([
+    [
+      "a method llhttp does not know",
+      "FOO / HTTP/1.1\r\n\r\n",
+      { message: "unsupported method 'FOO'", status: 501 },
+    ],
+    ["CONNECT", "CONNECT a:1 HTTP/1.1\r\n\r\n", { message: "unsupported method 'CONNECT'", status: 501 }],
+    [
+      "obs-text in the target",
+      "GET /\xe9 HTTP/1.1\r\n\r\n",
+      { message: "malformed request target", status: 400 },
+    ],
+    ["a target in no form", "GET x HTTP/1.1\r\n\r\n", { message: "malformed request target", status: 400 }],
+  ])("refuses %s", (_label, text, expected) => {
+    expect(refusal(() => req(text))).toEqual(expected);
   });
 
   it("refuses a header the guard reads when it is sent twice", () => {
@@ -102,8 +127,8 @@ describe("body framing", () => {
     ["Content-Length 0", "POST / HTTP/1.1\r\nContent-Length: 0\r\n\r\n", { kind: "none" }],
     ["Content-Length", "POST / HTTP/1.1\r\nContent-Length: 42\r\n\r\n", { kind: "length", length: 42 }],
     [
-      "the same length repeated",
-      "POST / HTTP/1.1\r\nContent-Length: 7, 7\r\nContent-Length: 7\r\n\r\n",
+      "a length with blanks before, spaces after",
+      "POST / HTTP/1.1\r\nContent-Length: \t 7  \r\n\r\n",
       { kind: "length", length: 7 },
     ],
     ["chunked", "POST / HTTP/1.1\r\nTransfer-Encoding: Chunked\r\n\r\n", { kind: "chunked" }],
@@ -118,8 +143,13 @@ describe("body framing", () => {
       { message: "both Transfer-Encoding and Content-Length", status: 400 },
     ],
     [
-      "two different lengths",
-      "POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 4\r\n\r\n",
+      "two lengths, even equal ones (as llhttp)",
+      "POST / HTTP/1.1\r\nContent-Length: 3\r\nContent-Length: 3\r\n\r\n",
+      { message: "more than one Content-Length", status: 400 },
+    ],
+    [
+      "a list of lengths (as llhttp)",
+      "POST / HTTP/1.1\r\nContent-Length: 7, 7\r\n\r\n",
       { message: "invalid Content-Length", status: 400 },
     ],
     [
@@ -171,12 +201,24 @@ describe("the chunked scanner", () => {
     }
   });
 
+  it("reads what llhttp reads: quoted and empty extensions, leading zeros beyond twelve digits", () => {
+    const body = '3;a="x \\" y";;=v\r\nabc\r\n00000000000000002;b=c\r\nde\r\n0\r\nX-T: v\r\n\r\n';
+    const s = new ChunkedScanner();
+    expect(s.scan(Buffer.from(`${body}NEXT`, "latin1"))).toBe(body.length);
+    expect(s.done).toBe(true);
+  });
+
   it.each([
     ["a size that is not hex", "zz\r\n", "malformed chunk size"],
     ["an empty size", "\r\n", "malformed chunk size"],
     ["data longer than its size", "2\r\nabc\r\n", "chunk data longer than its size"],
     ["a bare LF after the size", "2\nab\r\n", "malformed chunk size"],
     ["a size beyond 2^48", "1000000000000\r\n", "chunk size too large"],
+    ["a space after the size", "2 \r\nab\r\n", "malformed chunk size"],
+    ["a space after the ';'", "2; a\r\nab\r\n", "malformed chunk extension"],
+    ["an extension value with a space", "2;a=b c\r\nab\r\n", "malformed chunk extension"],
+    ["a trailer that is no header line", "0\r\nX-T v\r\n\r\n", "malformed header line"],
+    ["Connection in the trailers", "0\r\nConnection: close\r\n\r\n", "a framing field in the trailers"],
   ])("refuses %s", (_label, text, message) => {
     expect(refusal(() => new ChunkedScanner().scan(Buffer.from(text)))).toEqual({ message, status: 400 });
   });

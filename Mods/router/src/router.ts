@@ -2,6 +2,7 @@ import { request } from "node:http";
 import { connect, createServer, type Socket, type TcpNetConnectOpts } from "node:net";
 import { GUARD_REFUSALS, isLoopbackHost, isLoopbackOrigin, listenLoopback } from "@yui/mod-kit";
 import {
+  asksUpgrade,
   ChunkedScanner,
   connectionTokens,
   type Framing,
@@ -314,12 +315,12 @@ class ClientConn {
     while (this.pending && !this.exchange && !this.busy && !this.closing) {
       const buf = this.pending;
       const bounds = findHead(buf);
-      if (!bounds) {
-        if (buf.length > MAX_HEAD_BYTES) {
-          this.reply(ROUTER_ERRORS.headTooLarge.status, ROUTER_ERRORS.headTooLarge.message, false);
-        }
+      // Too large whether it is still coming or arrived whole in one read.
+      if (bounds ? bounds[1] - bounds[0] > MAX_HEAD_BYTES : buf.length > MAX_HEAD_BYTES) {
+        this.reply(ROUTER_ERRORS.headTooLarge.status, ROUTER_ERRORS.headTooLarge.message, false);
         break;
       }
+      if (!bounds) break;
       this.pending = bounds[1] < buf.length ? buf.subarray(bounds[1]) : undefined;
       this.handleHead(buf, bounds[0], bounds[1]);
     }
@@ -345,8 +346,9 @@ class ClientConn {
       this.reply(e.status, ROUTER_ERRORS.badRequest(e.message).message, false);
       return;
     }
-    // A local answer keeps the connection only when no request body has to be skipped first.
-    const keep = keepsAlive(head) && framing.kind === "none";
+    // A local answer keeps the connection only when no request body has to be skipped first (nor a protocol
+    // switch was asked for: llhttp reads nothing after one).
+    const keep = keepsAlive(head) && !asksUpgrade(head) && framing.kind === "none";
     // The guard, before anything else: the spec's 421 / 403, and the connection closed as every mod does.
     if (!isLoopbackHost(host)) {
       this.reply(GUARD_REFUSALS.host.status, GUARD_REFUSALS.host.message, false);
@@ -401,6 +403,8 @@ class ClientConn {
       this.onData(rest);
     }
     ex.flushHead();
+    // A pipelined request read after the client's FIN whose body did not all come before it never will.
+    if (this.readEnded && !ex.requestDone) ex.fail(new HeadError("the request ended before its body"));
   }
 
   /** The exchange is over: the next pipelined request (if any) is read, or the connection ends. */
@@ -471,7 +475,8 @@ class Exchange {
   ) {
     this.reqBody = new Body(framing);
     this.decode = head.minor === 0;
-    this.keepClient = keepsAlive(head);
+    // After a request that asks to switch protocols llhttp reads no further request: nor does the router.
+    this.keepClient = keepsAlive(head) && !asksUpgrade(head);
     const headers = endToEnd(head).map(([n, v]): [string, string] =>
       n.toLowerCase() === "host" ? [n, `127.0.0.1:${upstream.port}`] : [n, v],
     );
@@ -483,7 +488,8 @@ class Exchange {
 
   /** Sends the request head to the mod if no body bytes took it along. */
   flushHead(): void {
-    if (this.upHead) this.up.sock.write(this.upHead);
+    // Not when the body bytes that came with the head were refused: nothing of it goes to the mod then.
+    if (this.upHead && !this.over) this.up.sock.write(this.upHead);
     this.upHead = undefined;
   }
 
@@ -523,8 +529,10 @@ class Exchange {
     for (;;) {
       const rest = from ? buf.subarray(from) : buf;
       const bounds = findHead(rest);
+      if (bounds ? bounds[1] - bounds[0] > MAX_HEAD_BYTES : rest.length > MAX_HEAD_BYTES) {
+        throw new HeadError("response head too large");
+      }
       if (!bounds) {
-        if (rest.length > MAX_HEAD_BYTES) throw new HeadError("response head too large");
         this.upPending = rest.length ? rest : undefined;
         return -1;
       }
@@ -626,7 +634,8 @@ class Exchange {
     this.up.sock.destroy();
   }
 
-  /** A malformed message on either side ends the exchange: 400 / 502 if nothing was answered yet. */
+  /** A malformed message on either side ends the exchange: 400 (431 / 501 as the error says) / 502 if nothing
+   *  was answered yet. */
   fail(err: unknown, fromUpstream = false): void {
     if (this.over) return;
     this.over = true;
@@ -639,7 +648,10 @@ class Exchange {
       this.logUpstream(why);
       const e = ROUTER_ERRORS.badUpstream(this.prefix, this.upstream);
       this.client.reply(e.status, e.message, false);
-    } else this.client.reply(400, ROUTER_ERRORS.badRequest(why).message, false);
+    } else {
+      const status = err instanceof HeadError ? err.status : 400;
+      this.client.reply(status, ROUTER_ERRORS.badRequest(why).message, false);
+    }
   }
 }
 
