@@ -4,7 +4,7 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GUARD_REFUSALS } from "@yui/mod-kit";
-import { freePort, rawRequest } from "@yui/mod-kit/testing";
+import { expectLoopbackOnly, freePort, rawRequest } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { openStore } from "../store/store.ts";
 import {
@@ -157,6 +157,10 @@ describe("POST /signals", () => {
       status: 413,
       body: JSON.stringify({ error: INGRESS_ERRORS.tooLarge(MAX_BODY_BYTES) }),
     });
+  });
+
+  it("listens on 127.0.0.1 only (the bound address, so a 0.0.0.0 bind fails on any machine)", async () => {
+    await expectLoopbackOnly(ingress.port);
   });
 
   it("refuses a non-loopback Host with 421 and a non-loopback Origin with 403 on every route", async () => {

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { GUARD_REFUSALS } from "@yui/mod-kit";
-import { freePort } from "@yui/mod-kit/testing";
+import { expectLoopbackOnly, freePort } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
 import { PRESET_KEYS } from "../../src/app/presets/preset.ts";
@@ -58,6 +58,10 @@ afterAll(async () => {
 });
 
 describe("loopback only", () => {
+  it("listens on 127.0.0.1 only (the bound address, so a 0.0.0.0 bind fails on any machine)", async () => {
+    await expectLoopbackOnly(port);
+  });
+
   // Every kind of route the host has: the page, a static asset, an avatar, the proxy, an unknown path.
   const ROUTES = [
     "/",

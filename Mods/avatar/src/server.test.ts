@@ -2,7 +2,13 @@ import { spawn } from "node:child_process";
 import { createServer } from "node:http";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { connectClient, GUARD_REFUSALS, LAUNCH_MESSAGES, type ServedMcp, serveMcp } from "@yui/mod-kit";
-import { freePort, INITIALIZE_BODY, MCP_POST_HEADERS, rawRequest } from "@yui/mod-kit/testing";
+import {
+  expectLoopbackOnly,
+  freePort,
+  INITIALIZE_BODY,
+  MCP_POST_HEADERS,
+  rawRequest,
+} from "@yui/mod-kit/testing";
 import { startRouter } from "@yui/router/src/router.ts";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type RunningIngress, startIngress } from "../../../host/ingress/ingress.ts";
@@ -359,6 +365,7 @@ describe("the command line", () => {
         },
       );
       expect(out()).toContain(`[avatar] MCP on http://127.0.0.1:${port}/mcp`);
+      await expectLoopbackOnly(port);
       const c = await connectClient(`http://127.0.0.1:${port}/mcp`);
       try {
         const r = (await c.client.callTool({ name: "get_body_state", arguments: {} })) as CallToolResult;

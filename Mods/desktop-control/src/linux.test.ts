@@ -7,6 +7,7 @@ import { request } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { GUARD_REFUSALS } from "@yui/mod-kit";
+import { expectLoopbackOnly } from "@yui/mod-kit/testing";
 import { startRouter } from "@yui/router/src/router.ts";
 import { UPSTREAMS } from "@yui/router/src/upstreams.ts";
 import sharp from "sharp";
@@ -221,6 +222,10 @@ describe("desktop-control on X11", () => {
     expect(r.isError).toBe(true);
     expect(textOf(r)).toBe(msg.notInstalled("../../usr/bin/xeyes"));
     expect(await platform.runningApps()).not.toContain("XEyes");
+  });
+
+  it("listens on 127.0.0.1 only (the bound address, so a 0.0.0.0 bind fails on any machine)", async () => {
+    await expectLoopbackOnly(Number(new URL(mod.url).port));
   });
 
   it("refuses a non-loopback Host (421) and Origin (403) before any tool runs", async () => {

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { connectClient, LAUNCH_MESSAGES } from "@yui/mod-kit";
+import { expectLoopbackOnly } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { StandInGame } from "../test/stand-in-game.ts";
 import { CONFIG_MESSAGES } from "./messages.ts";
@@ -58,6 +59,8 @@ describe("the factorio Mod as a process", () => {
       });
       child.on("exit", () => reject(new Error(`exited before listening: ${seen}`)));
     });
+    // The child's own socket, by its bound address: 127.0.0.1, not 0.0.0.0 like the game's RCON here.
+    await expectLoopbackOnly(Number(new URL(url).port));
     const { client, close } = await connectClient(url);
     const r = (await client.callTool({ name: "factorio_status", arguments: {} })) as {
       content: { text: string }[];

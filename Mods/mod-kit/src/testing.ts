@@ -1,6 +1,8 @@
 // Test helpers for mods (imported as "@yui/mod-kit/testing"): raw node:http requests, since fetch drops a custom Host.
+import { readFileSync } from "node:fs";
 import { request } from "node:http";
-import { createServer } from "node:net";
+import { connect, createServer } from "node:net";
+import { networkInterfaces } from "node:os";
 
 /** A port free on 127.0.0.1 right now (bound once by the OS, then released): nothing listens on it. */
 export function freePort(): Promise<number> {
@@ -64,3 +66,94 @@ export const MCP_POST_HEADERS = {
   "content-type": "application/json",
   accept: "application/json, text/event-stream",
 };
+
+/** One listening TCP socket as the kernel reports it: the address it is bound to. */
+export interface TcpListener {
+  family: "IPv4" | "IPv6";
+  address: string;
+}
+
+/** Decodes a /proc/net/tcp{,6} address: 32-bit words in host (little-endian) byte order, hex. */
+function decodeProcAddress(hex: string): string {
+  const bytes: number[] = [];
+  for (let w = 0; w < hex.length; w += 8) {
+    const word = hex.slice(w, w + 8);
+    for (let b = 6; b >= 0; b -= 2) bytes.push(Number.parseInt(word.slice(b, b + 2), 16));
+  }
+  if (bytes.length === 4) return bytes.join(".");
+  const groups: string[] = [];
+  for (let i = 0; i < 16; i += 2) groups.push(((bytes[i]! << 8) | bytes[i + 1]!).toString(16));
+  const full = groups.join(":");
+  if (full.startsWith("0:0:0:0:0:ffff:")) return `::ffff:${bytes.slice(12).join(".")}`;
+  // The shortest form of the common ones; anything else stays uncompressed (it only goes into a message).
+  if (full === "0:0:0:0:0:0:0:0") return "::";
+  if (full === "0:0:0:0:0:0:0:1") return "::1";
+  return full;
+}
+
+/** Linux only: every socket in state LISTEN (0A) on `port`, read from /proc/net/tcp and /proc/net/tcp6 of this
+ *  network namespace, so a child process's listeners are seen too. */
+export function tcpListeners(port: number): TcpListener[] {
+  const found: TcpListener[] = [];
+  for (const [file, family] of [
+    ["/proc/net/tcp", "IPv4"],
+    ["/proc/net/tcp6", "IPv6"],
+  ] as const) {
+    let text: string;
+    try {
+      text = readFileSync(file, "utf8");
+    } catch {
+      continue; // a kernel without IPv6 has no tcp6 table
+    }
+    for (const line of text.split("\n").slice(1)) {
+      const cols = line.trim().split(/\s+/);
+      if (cols.length < 4 || cols[3] !== "0A") continue;
+      const [addr, portHex] = cols[1]!.split(":");
+      if (Number.parseInt(portHex!, 16) !== port) continue;
+      found.push({ family, address: decodeProcAddress(addr!) });
+    }
+  }
+  return found;
+}
+
+/** Resolves "connected" or the connect error's code (ECONNREFUSED, …). */
+function tryConnect(host: string, port: number): Promise<string> {
+  return new Promise((resolve) => {
+    const s = connect({ host, port });
+    s.once("connect", () => {
+      s.destroy();
+      resolve("connected");
+    });
+    s.once("error", (e: NodeJS.ErrnoException) => resolve(e.code ?? e.message));
+  });
+}
+
+/**
+ * Asserts that `port` is listened on at 127.0.0.1 and nowhere else. On Linux it reads the bound address of every
+ * listening socket on that port (/proc/net/tcp and tcp6, which covers child processes): a 0.0.0.0, ::, ::1 or any
+ * other listener fails, even on a machine with no address but loopback. Elsewhere it falls back to a connect
+ * check (127.0.0.1 answers; ::1 and every non-loopback address of this machine refuse), which cannot catch a
+ * 0.0.0.0 bind on a machine that has no other address.
+ */
+export async function expectLoopbackOnly(port: number): Promise<void> {
+  if (process.platform === "linux") {
+    const listeners = tcpListeners(port);
+    const named = listeners.map((l) => (l.family === "IPv6" ? `[${l.address}]` : l.address)).join(", ");
+    if (listeners.length === 0) throw new Error(`nothing listens on port ${port}`);
+    const loopback = (l: TcpListener) => l.address === "127.0.0.1" || l.address === "::ffff:127.0.0.1";
+    if (!listeners.every(loopback)) {
+      throw new Error(`port ${port} is listened on at ${named}, not on 127.0.0.1 only`);
+    }
+    return;
+  }
+  const reached = await tryConnect("127.0.0.1", port);
+  if (reached !== "connected") throw new Error(`nothing answers on 127.0.0.1:${port} (${reached})`);
+  const others = Object.values(networkInterfaces())
+    .flat()
+    .filter((a) => a !== undefined && !a.internal)
+    .map((a) => a!.address);
+  for (const host of ["::1", ...others]) {
+    const r = await tryConnect(host, port);
+    if (r === "connected") throw new Error(`port ${port} also answers on ${host}, not on 127.0.0.1 only`);
+  }
+}
