@@ -332,7 +332,9 @@ export function createPanel(opts: PanelOptions): Panel {
       });
       reply.classList.remove("pending");
       // Stopped or failed: silent at once; otherwise the speech plays out and reveals the cues left.
-      const speakOn = !!sp && !!end && end.outcome !== "stopped" && end.outcome !== "error";
+      // A [SILENT] reply is not read out.
+      const speakOn =
+        !!sp && !!end && end.outcome !== "stopped" && end.outcome !== "error" && !isSilent(end.text ?? "");
       if (!speakOn) sp?.stop();
       if (!end) {
         reply.remove();

@@ -61,7 +61,7 @@ async function open(view: string): Promise<Page> {
 }
 
 /** Sends a message and records the texts the page asked the host to speak. */
-async function say(page: Page, text: string, reply: string[]): Promise<string[]> {
+async function say(page: Page, text: string, reply: string[], shown = reply.join("")): Promise<string[]> {
   const spoken: string[] = [];
   page.on("request", (r) => {
     if (r.url().includes("/api/voice/")) spoken.push(JSON.parse(r.postData() ?? "{}").text);
@@ -72,7 +72,7 @@ async function say(page: Page, text: string, reply: string[]): Promise<string[]>
   await panel.getByTestId("input").press("Enter");
   await expect
     .poll(() => panel.locator(".msg.assistant").last().textContent(), { timeout: 20_000 })
-    .toBe(reply.join(""));
+    .toBe(shown);
   return spoken;
 }
 
@@ -136,4 +136,12 @@ describe("voice in the app", () => {
     await quick.close();
     await page.close();
   }, 90_000);
+
+  it("does not read out a [SILENT] reply", async () => {
+    const page = await open("main");
+    const spoken = await say(page, "Shh", ["[SILENT]"], "(no reply)");
+    await page.waitForTimeout(1000);
+    expect(spoken).toEqual([]);
+    await page.close();
+  });
 });

@@ -4,6 +4,7 @@
  * order (scheduler.ts, player.ts); cues anchored in the text are revealed when their sentence's audio
  * starts; the mouth follows the sound. A new turn or Stop clears everything.
  */
+import { isSilent } from "../app/turn/addressing.ts";
 import type { Cue } from "../avatar/cues.ts";
 import { CLOSED, type MouthWeights, smoothMouth } from "./lipsync.ts";
 import { createVoicePlayer, type VoicePlayer } from "./player.ts";
@@ -171,7 +172,7 @@ export function createSpeech(opts: SpeechOptions): Speech {
     newTurn: clear,
     text(delta) {
       textEnd += delta.length;
-      for (const seg of segmenter.push(delta)) scheduler.add(seg);
+      for (const seg of segmenter.push(delta)) if (!isSilent(seg.text)) scheduler.add(seg);
     },
     cue(offset, args) {
       const at = Number.isFinite(offset) ? Math.max(0, Math.floor(offset)) : textEnd;
@@ -182,7 +183,7 @@ export function createSpeech(opts: SpeechOptions): Speech {
     end() {
       if (ended) return;
       ended = true;
-      for (const seg of segmenter.flush()) scheduler.add(seg);
+      for (const seg of segmenter.flush()) if (!isSilent(seg.text)) scheduler.add(seg);
       scheduler.finish();
     },
     stop: clear,
