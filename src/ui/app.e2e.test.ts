@@ -69,7 +69,8 @@ async function open(view: string, stage = false): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
   pages.push(page);
   await page.goto(`${host.url}?view=${view}${stage ? "" : "&stage=off"}`);
-  await page.waitForFunction(() => document.body.dataset.ready === "true");
+  // A loaded machine can take long to start a page; the test timeout (90 s) is the real bound.
+  await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 });
   return page;
 }
 
