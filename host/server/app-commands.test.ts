@@ -79,3 +79,61 @@ describe("history_append", () => {
     expect(host.store.get("yui.mika.history")).toHaveLength(200);
   });
 });
+
+describe("the preset list's commands", () => {
+  const preset = (id: string) => ({
+    id,
+    name: id.toUpperCase(),
+    avatar: "",
+    voice: "",
+    persona: "",
+    backend: { transport: "chat" },
+  });
+
+  it("keeps every edit when two settings windows change characters at once", async () => {
+    const [a, b] = [await client(), await client()];
+    const ids = (w: string) => Array.from({ length: 10 }, (_, i) => `${w}${i}`);
+    const saved = await Promise.all([
+      ...ids("a").map((id) => a.invoke("preset_save", { preset: preset(id) })),
+      ...ids("b").map((id) => b.invoke("preset_save", { preset: preset(id) })),
+    ]);
+    expect(saved.every((r) => r.ok)).toBe(true);
+    const opened = await Promise.all([
+      ...ids("a").map((id) => a.invoke("pet_open", { presetId: id })),
+      ...ids("b").map((id) => b.invoke("pet_open", { presetId: id })),
+    ]);
+    expect(opened.every((r) => r.ok)).toBe(true);
+    const list = (host.store.get("yui.presets") as { id: string }[]).map((p) => p.id);
+    // The host seeds the first-run preset yui; mika is the test's.
+    expect(list.sort()).toEqual(["mika", "yui", ...ids("a"), ...ids("b")].sort());
+    expect((host.store.get("yui.presets.open") as string[]).sort()).toEqual(
+      [...ids("a"), ...ids("b")].sort(),
+    );
+
+    // Remove, close and make main at once: each one's own part of the list changes, nothing else.
+    const changed = await Promise.all([
+      a.invoke("preset_remove", { presetId: "a0" }),
+      b.invoke("pet_close", { presetId: "b0" }),
+      a.invoke("preset_activate", { presetId: "b1" }),
+      b.invoke("preset_remove", { presetId: "b2" }),
+    ]);
+    expect(changed.every((r) => r.ok)).toBe(true);
+    expect(host.store.get("yui.presets.active")).toBe("b1");
+    expect((host.store.get("yui.presets") as { id: string }[]).map((p) => p.id)).not.toContain("a0");
+    expect((host.store.get("yui.presets.open") as string[]).sort()).toEqual(
+      [...ids("a").slice(1), ...ids("b").slice(3)].sort(),
+    );
+  });
+
+  it("refuses an invalid preset, an unknown one, and removing the last, writing nothing", async () => {
+    const c = await client();
+    expect((await c.invoke("preset_save", { preset: { ...preset("x"), extra: 1 } })).ok).toBe(false);
+    expect((await c.invoke("preset_activate", { presetId: "nobody" })).ok).toBe(false);
+    expect((await c.invoke("pet_open", { presetId: "nobody" })).ok).toBe(false);
+    expect((await c.invoke("preset_remove", { presetId: "mika" })).ok).toBe(true);
+    expect((await c.invoke("preset_remove", { presetId: "yui" })).error).toContain(
+      "the last preset cannot be removed",
+    );
+    expect((host.store.get("yui.presets") as { id: string }[]).map((p) => p.id)).toEqual(["yui"]);
+  });
+});

@@ -6,8 +6,15 @@
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import { z } from "zod";
-import { PRESET_KEYS, type Preset, PresetIdSchema } from "../../src/app/presets/preset.ts";
-import { getPreset } from "../../src/app/presets/presets.ts";
+import { PRESET_KEYS, type Preset, PresetIdSchema, PresetSchema } from "../../src/app/presets/preset.ts";
+import {
+  closePet,
+  getPreset,
+  openPet,
+  removePreset,
+  savePreset,
+  setActivePreset,
+} from "../../src/app/presets/presets.ts";
 import { rateRelation, setRelationByUser } from "../../src/app/relations/access.ts";
 import {
   isReservedReason,
@@ -187,6 +194,23 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
     setRelationByUser(store, presetId, target, value);
     return null;
   });
+
+  // The preset list, changed where it is stored: each change reads and writes yui.presets, yui.presets.open
+  // and yui.presets.active in one transaction, so two windows editing characters at once never lose an edit.
+  const PresetArgs = z.object({ preset: PresetSchema });
+  table.register("preset_save", async (args) =>
+    store.transaction(() => savePreset(store, parse(PresetArgs, args).preset, "user")),
+  );
+  const presetChange = (name: string, fn: (id: string) => unknown) =>
+    table.register(name, async (args) => {
+      const { presetId } = parse(PresetArg, args);
+      store.transaction(() => fn(presetId));
+      return null;
+    });
+  presetChange("preset_remove", (id) => removePreset(store, id, "user"));
+  presetChange("preset_activate", (id) => setActivePreset(store, id, "user"));
+  presetChange("pet_open", (id) => openPet(store, id, "user"));
+  presetChange("pet_close", (id) => closePet(store, id, "user"));
 
   // A finished turn's lines, appended where the conversation is stored (one transaction): two windows of one
   // character ending turns at once both keep their lines, where reading the mirror and writing it back lost one.

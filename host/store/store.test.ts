@@ -103,6 +103,42 @@ describe("the store", () => {
     expect(seen).toEqual([]);
   });
 
+  it("transaction commits several keys together, and tells listeners only after the commit", () => {
+    const s = open();
+    const other = open();
+    const seen: string[] = [];
+    s.onChange((c) => seen.push(`${c.key}=${JSON.stringify(c.value)}`));
+    const out = s.transaction(() => {
+      s.set("yui.browser", { enabled: true });
+      s.update<number>("test.counter", (n) => n + 2);
+      // Another connection sees nothing of it yet, and no listener was told.
+      expect(other.get("yui.browser")).toEqual({ enabled: false });
+      expect(seen).toEqual([]);
+      return s.get("test.counter");
+    });
+    expect(out).toBe(2);
+    expect(seen).toEqual(['yui.browser={"enabled":true}', "test.counter=2"]);
+    expect([other.get("yui.browser"), other.get("test.counter")]).toEqual([{ enabled: true }, 2]);
+  });
+
+  it("transaction writes nothing and tells no one when its function throws", () => {
+    const s = open();
+    s.set("test.counter", 7);
+    const seen: StoreChange[] = [];
+    s.onChange((c) => seen.push(c));
+    expect(() =>
+      s.transaction(() => {
+        s.set("yui.browser", { enabled: true });
+        s.delete("test.counter");
+        throw new Error("changed my mind");
+      }),
+    ).toThrow("changed my mind");
+    expect([s.get("yui.browser"), s.get("test.counter")]).toEqual([{ enabled: false }, 7]);
+    expect(seen).toEqual([]);
+    s.set("yui.browser", { enabled: true });
+    expect(seen.map((c) => c.key)).toEqual(["yui.browser"]);
+  });
+
   it("keeps telling the other listeners when one throws", () => {
     const s = open();
     const seen: string[] = [];

@@ -51,6 +51,12 @@ export interface Store {
    * its argument itself writes nothing. Returns the value now stored.
    */
   update<T>(key: string, fn: (current: T) => T, who?: string): T;
+  /**
+   * Runs `fn` in one transaction no other process can interleave: every get, set, update and delete it makes
+   * commits together, or none does when it throws (the error is rethrown). Listeners hear the changes once
+   * they are committed. Use it for a change that reads and writes several keys (the preset list, say).
+   */
+  transaction<T>(fn: () => T): T;
   /** Removes a stored value (the key reads its default again); false when nothing was stored. */
   delete(key: string, who?: string): boolean;
   /** The keys holding a stored value, sorted. */
@@ -112,6 +118,11 @@ export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {
   );
 
   const listeners = new Set<ChangeListener>();
+  // Inside transaction(): changes are told once the outer transaction commits, never before.
+  let txDepth = 0;
+  const told = () => {
+    if (txDepth === 0) flush();
+  };
   let lastRev = maxRev.get()!.rev;
   let dataVersion = db.pragma("data_version", { simple: true }) as number;
   let timer: NodeJS.Timeout | undefined;
@@ -207,7 +218,7 @@ export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {
       check();
       const parsed = validateValue(key, value);
       setTx.immediate(key, JSON.stringify(parsed), who);
-      flush();
+      told();
     },
     update<T>(key: string, fn: (current: T) => T, who = "app"): T {
       check();
@@ -223,13 +234,30 @@ export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {
         return { next, wrote: true };
       });
       const { next, wrote } = tx.immediate();
-      if (wrote) flush();
+      if (wrote) told();
       return next;
+    },
+    transaction<T>(fn: () => T): T {
+      check();
+      const tx = db.transaction((): T => {
+        txDepth += 1;
+        try {
+          return fn();
+        } finally {
+          txDepth -= 1;
+        }
+      });
+      try {
+        return tx.immediate();
+      } finally {
+        // Committed: tell the listeners. Rolled back: the rows are gone, and lastRev never moved past them.
+        if (txDepth === 0) flush();
+      }
     },
     delete(key, who = "app") {
       check();
       const removed = deleteTx.immediate(key, who);
-      if (removed) flush();
+      if (removed) told();
       return removed;
     },
     list() {

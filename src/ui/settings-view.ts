@@ -4,18 +4,7 @@
  * test, the switches, the relations (value, band, reasons, the user's slider) and the vocabulary.
  */
 import { type Preset, PresetSchema, TRANSPORTS } from "../app/presets/preset.ts";
-import {
-  activePresetId,
-  closePet,
-  getPreset,
-  listPresets,
-  openPet,
-  openPetIds,
-  openPresets,
-  removePreset,
-  savePreset,
-  setActivePreset,
-} from "../app/presets/presets.ts";
+import { activePresetId, getPreset, listPresets, openPetIds, openPresets } from "../app/presets/presets.ts";
 import { relationRows } from "../app/relations/access.ts";
 import { RELATION_MAX, RELATION_MIN } from "../app/relations/relations.ts";
 import { offeredMotions, type Vocabulary } from "../app/vocabulary/vocabulary.ts";
@@ -58,6 +47,16 @@ export function slugFor(name: string, taken: Set<string>): string {
 /** Mounts the settings view. */
 export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
   const { kv, bridge } = ctx;
+  // Preset changes are made by the host in one transaction (docs/store.md), never read from this window's
+  // mirror and written back: another window editing characters at the same moment keeps its edit.
+  const change = (command: string, args: unknown): Promise<boolean> =>
+    bridge.invoke(command, args).then(
+      () => true,
+      (e: Error) => {
+        ctx.toast(`Not saved: ${e.message}`);
+        return false;
+      },
+    );
   let selected = activePresetId(kv);
   const characters = h("section", { class: "card", id: "characters" });
   const backend = h("section", { class: "card", id: "backend" });
@@ -104,7 +103,7 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
               maxlength: 64,
               onchange: (e: Event) => {
                 const name = (e.target as HTMLInputElement).value.trim();
-                if (name) savePreset(kv, { ...p, name });
+                if (name) void change("preset_save", { preset: { ...p, name } });
               },
             }),
             p.id === main
@@ -114,7 +113,7 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
                   {
                     class: "small",
                     "data-testid": `make-main-${p.id}`,
-                    onclick: () => setActivePreset(kv, p.id),
+                    onclick: () => void change("preset_activate", { presetId: p.id }),
                   },
                   "Make main",
                 ),
@@ -125,7 +124,7 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
                   {
                     class: "small",
                     "data-testid": `open-${p.id}`,
-                    onclick: () => (open.has(p.id) ? closePet(kv, p.id) : openPet(kv, p.id)),
+                    onclick: () => void change(open.has(p.id) ? "pet_close" : "pet_open", { presetId: p.id }),
                   },
                   open.has(p.id) ? "Close panel" : "Open as panel",
                 ),
@@ -148,7 +147,7 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
                     title: `Delete ${p.name}`,
                     onclick: () => {
                       if (confirm(`Delete ${p.name}? Their conversation stays in the store.`))
-                        removePreset(kv, p.id);
+                        void change("preset_remove", { presetId: p.id });
                     },
                   },
                   "Delete",
@@ -167,9 +166,12 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
             if (!name) return;
             const base = getPreset(kv, activePresetId(kv));
             const id = slugFor(name, new Set(listPresets(kv).map((p) => p.id)));
-            savePreset(kv, PresetSchema.parse({ id, name, backend: base?.backend ?? { transport: "chat" } }));
-            selected = id;
-            renderAll();
+            const preset = PresetSchema.parse({ id, name, backend: base?.backend ?? { transport: "chat" } });
+            void change("preset_save", { preset }).then((saved) => {
+              if (!saved) return;
+              selected = id;
+              renderAll();
+            });
           },
         },
         nameInput,
@@ -316,7 +318,7 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
         verdict.textContent = `Not saved: ${i.path.join(".")}: ${i.message}`;
         return false;
       }
-      savePreset(kv, parsed.data);
+      if (!(await change("preset_save", { preset: parsed.data }))) return false;
       if (key.value) {
         await bridge.invoke("api_key_set", { presetId: p.id, key: key.value });
         key.value = "";
