@@ -157,9 +157,9 @@ describe("avatar stage in Chromium", () => {
     }
     expect(Object.keys(mtoon.after)).toEqual(expect.arrayContaining(Object.keys(MTOON_UV)));
     // And the picture moves with it; the default character, standing as still, is drawn the same.
-    const still1 = await changed(DEFAULT_VRM);
-    expect(mtoon.differ).toBeGreaterThan(0.05);
-    expect(still1.differ).toBeLessThan(0.005);
+    const plain = await changed(DEFAULT_VRM);
+    expect(mtoon.differ).toBeGreaterThan(0.2); // 40 % when written
+    expect(plain.differ).toBeLessThan(0.005);
   }, 240_000);
 
   it("follows the isBinary override rules the VRM spec's samples show, on models of our own", async () => {
