@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Host, startHost } from "../../host/server/server.ts";
+import { VOCABULARY_FILE } from "../../host/vocabulary-source.ts";
+import { type SpeechServer, startSpeechServer } from "../../host/voice/testing.ts";
 import {
   chatStream,
   type ScriptedBackend,
@@ -11,6 +13,7 @@ import {
 } from "../../tools/scripted-backend/server.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tools/testing/chromium.ts";
 import { savePreset } from "../app/presets/presets.ts";
+import { ELEVENLABS_V3_TAGS } from "./engines.ts";
 import { VOICE_KEYS } from "./settings.ts";
 
 // The voice in the built app: the real host (espeak-ng, no engine configured: the first run's default), the
@@ -22,6 +25,7 @@ let dataDir: string;
 let host: Host;
 let backend: ScriptedBackend;
 let browser: Browser;
+let speech: SpeechServer;
 
 beforeAll(async () => {
   out = mkdtempSync(join(tmpdir(), "yui-voice-dist-"));
@@ -33,6 +37,7 @@ beforeAll(async () => {
   });
   dataDir = mkdtempSync(join(tmpdir(), "yui-voice-app-"));
   backend = await startScriptedBackend();
+  speech = await startSpeechServer();
   host = await startHost({ port: 0, dataDir, distDir: out, env: {}, browserCommands: false });
   savePreset(host.store, {
     id: "yui",
@@ -49,6 +54,7 @@ afterAll(async () => {
   await browser?.close();
   await host?.close();
   await backend?.close();
+  await speech?.close();
   rmSync(dataDir, { recursive: true, force: true });
   rmSync(out, { recursive: true, force: true });
 });
@@ -144,4 +150,37 @@ describe("voice in the app", () => {
     expect(spoken).toEqual([]);
     await page.close();
   });
+
+  it("Settings: a character's OpenAI-compatible voice with its key, Test voice, and the ElevenLabs v3 tags", async () => {
+    const page = await open("settings");
+    const KEY = "sk-voice-settings-e2e";
+    await page.getByTestId("voice-engine").selectOption("openai");
+    await page.getByTestId("voice-base-url").fill(speech.url);
+    await page.getByTestId("voice-voice").fill("shimmer");
+    await page.getByTestId("voice-key").fill(KEY);
+    expect(await page.getByTestId("voice-use-tags").isHidden()).toBe(true);
+    await page.getByTestId("test-voice").click();
+    await expect
+      .poll(() => page.getByTestId("voice-verdict").textContent(), { timeout: 20_000 })
+      .toBe("Spoken with openai.");
+    expect(host.store.get(VOICE_KEYS.preset("yui"))).toEqual({
+      enabled: true,
+      engine: "openai",
+      base_url: speech.url,
+      voice: "shimmer",
+    });
+    const sent = speech.requests.at(-1)!;
+    expect(sent.body).toMatchObject({ voice: "shimmer", input: "Hello, I am YUI." });
+    expect(sent.headers.authorization).toBe(`Bearer ${KEY}`);
+    expect(await page.content()).not.toContain(KEY);
+
+    await page.getByTestId("voice-engine").selectOption("elevenlabs");
+    await page.getByTestId("voice-use-tags").click();
+    await expect
+      .poll(() => page.getByTestId("voice-verdict").textContent())
+      .toBe(`The vocabulary's voice is now ElevenLabs v3 with its ${ELEVENLABS_V3_TAGS.length} audio tags.`);
+    const vocab = JSON.parse(readFileSync(join(dataDir, VOCABULARY_FILE), "utf8"));
+    expect(vocab.voice).toEqual({ engine: "elevenlabs", mode: "enum", tags: ELEVENLABS_V3_TAGS });
+    await page.close();
+  }, 90_000);
 });

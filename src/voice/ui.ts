@@ -3,9 +3,10 @@
  * the global mute and each character's voice switch in Quick controls, and the reads the panel makes.
  */
 import type { KeyValue } from "../app/presets/presets.ts";
+import type { Vocabulary } from "../app/vocabulary/vocabulary.ts";
 import type { ViewContext } from "../ui/context.ts";
 import { h, replace } from "../ui/dom.ts";
-import { ENGINE_DEFAULTS } from "./engines.ts";
+import { ELEVENLABS_V3_TAGS, ENGINE_DEFAULTS } from "./engines.ts";
 import {
   DEFAULT_VOICE_SETTINGS,
   GlobalVoiceSchema,
@@ -127,8 +128,39 @@ export function renderVoiceCard(card: HTMLElement, ctx: ViewContext, presetId: s
     voice.placeholder =
       d.voice ?? (engine.value === "elevenlabs" ? "a voice id (required)" : "espeak-ng voice, e.g. en-us+f3");
   };
+  // The enum-mode engine's tag table, written into the vocabulary's voice in one click.
+  const useTags = h(
+    "button",
+    {
+      class: "secondary",
+      type: "button",
+      "data-testid": "voice-use-tags",
+      onclick: async () => {
+        try {
+          const { vocabulary } = await bridge.invoke<{ vocabulary: Vocabulary }>("vocabulary_get");
+          await bridge.invoke("vocabulary_set", {
+            vocabulary: {
+              ...vocabulary,
+              voice: { engine: "elevenlabs", mode: "enum", tags: ELEVENLABS_V3_TAGS },
+            },
+          });
+          verdict.className = "verdict good";
+          verdict.textContent = `The vocabulary's voice is now ElevenLabs v3 with its ${ELEVENLABS_V3_TAGS.length} audio tags.`;
+        } catch (e) {
+          verdict.className = "verdict bad";
+          verdict.textContent = (e as Error).message;
+        }
+      },
+    },
+    "Use the ElevenLabs v3 tags in the vocabulary",
+  );
+  const showTags = () => {
+    useTags.hidden = engine.value !== "elevenlabs";
+  };
   engine.addEventListener("change", hints);
+  engine.addEventListener("change", showTags);
   hints();
+  showTags();
   const refreshKey = () =>
     bridge
       .invoke<{ stored: boolean }>("voice_key_status", { presetId })
@@ -211,6 +243,7 @@ export function renderVoiceCard(card: HTMLElement, ctx: ViewContext, presetId: s
         { class: "secondary", "data-testid": "test-voice", onclick: () => void test() },
         "Test voice",
       ),
+      useTags,
     ),
     verdict,
   );
