@@ -38,7 +38,12 @@ export interface OpenWindow {
   /** Where to put it (kept on a visible monitor); the window manager decides when left out. */
   x?: number;
   y?: number;
+  /** An ordinary window (chat, settings, quick controls): framed, opaque, in the taskbar, not above. */
+  frame?: boolean;
 }
+
+/** What her menu (a right-click on her) offers; the host decides what each does. */
+export const MENU_ACTIONS = ["chat", "settings", "quick", "reset-position", "click-through", "quit"] as const;
 
 /** Host → shell. */
 export type HostToShell =
@@ -78,6 +83,8 @@ export const ShellToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("shape"), id: z.string(), rects: z.number().int() }),
   /** The user started dragging her; the window manager moves the window. */
   z.object({ type: z.literal("drag"), id: z.string() }),
+  /** The user chose an entry of her menu. */
+  z.object({ type: z.literal("menu"), id: z.string(), action: z.enum(MENU_ACTIONS) }),
   /** The user closed the window. */
   z.object({ type: z.literal("closed"), id: z.string() }),
   z.object({ type: z.literal("load-failed"), id: z.string(), uri: z.string(), message: z.string() }),

@@ -4,13 +4,23 @@
  * closes, renames and switches characters. The shell is reached only through the shell contract.
  */
 
-import type { Monitor } from "../../shell/contract.ts";
+import type { MENU_ACTIONS, Monitor } from "../../shell/contract.ts";
+
+type MenuAction = (typeof MENU_ACTIONS)[number];
+
 import { activePresetId, closePet, listPresets, openPetIds } from "../../src/app/presets/presets.ts";
 import type { Store } from "../store/store.ts";
 import type { ShellProcess } from "./shell-process.ts";
 
 /** A character window's size before the user moves it. */
 export const WINDOW_SIZE = { width: 360, height: 560 } as const;
+
+/** The ordinary windows her menu opens: the browser build's pages. */
+export const PAGES = {
+  chat: { view: "main", title: "Chat", size: { width: 1000, height: 760 } },
+  settings: { view: "settings", title: "Settings", size: { width: 1000, height: 800 } },
+  quick: { view: "quick", title: "Quick controls", size: { width: 480, height: 560 } },
+} as const;
 
 /** The page of a character's window. */
 export function desktopUrl(hostUrl: string, presetId: string, role: "main" | "pet"): string {
@@ -98,9 +108,39 @@ export function startDesktop(opts: {
     }
   };
 
+  // Click-through per character window (on unless the user turned it off from her menu).
+  const clickThroughOff = new Set<string>();
+  const onMenu = (id: string, action: MenuAction) => {
+    if (action === "quit") return opts.onQuit();
+    if (action === "chat" || action === "settings" || action === "quick") {
+      const page = PAGES[action];
+      shell.send({
+        type: "open",
+        id: `page:${action}`,
+        title: `YUI · ${page.title}`,
+        url: `${opts.hostUrl}?view=${page.view}`,
+        ...page.size,
+        frame: true,
+      });
+      return;
+    }
+    if (!shown.has(id)) return;
+    if (action === "reset-position") {
+      const at = initialPlace([...shown.keys()].indexOf(id), monitors);
+      if (at) shell.send({ type: "move", id, ...at });
+    } else if (action === "click-through") {
+      const off = !clickThroughOff.has(id);
+      if (off) clickThroughOff.add(id);
+      else clickThroughOff.delete(id);
+      shell.send({ type: "click-through", id, enabled: !off });
+    }
+  };
+
   const offShell = shell.on((m) => {
     if (m.type === "monitors") monitors = m.monitors;
+    if (m.type === "menu") return onMenu(m.id, m.action);
     if (m.type !== "closed" || !shown.has(m.id)) return;
+    clickThroughOff.delete(m.id);
     const role = shown.get(m.id)!.role;
     shown.delete(m.id);
     if (role === "main") opts.onQuit();

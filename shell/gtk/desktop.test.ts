@@ -87,6 +87,19 @@ function onHer(shot: Screenshot, w: { x: number; y: number; w: number; h: number
   return [Math.round((best[0] + best[1]) / 2), y];
 }
 
+// Her window's first place on this 1280×800 screen: bottom right of the work area (desktop.ts initialPlace).
+const START = { x: 1280 - 360 - 16, y: 800 - 560 - 16 };
+/** Her menu's entries, as Down presses from the top (separators are skipped). */
+const MENU = { chat: 1, settings: 2, quick: 3, reset: 4, clickThrough: 5, quit: 6 } as const;
+
+/** Right-clicks at (x, y), waits for her menu (a gjs popup), and chooses the `downs`-th entry. */
+async function fromHerMenu(x: number, y: number, downs: number): Promise<void> {
+  await desk.x("xdotool", ["mousemove", String(x), String(y), "click", "3"]);
+  await waitFor("her menu", async () => (await windowsOfClass(desk, "gjs")).length > 0, 10_000);
+  await desk.x("xdotool", ["key", ...Array<string>(downs).fill("Down"), "Return"]);
+  await waitFor("her menu closed", async () => (await windowsOfClass(desk, "gjs")).length === 0, 10_000);
+}
+
 async function click(x: number, y: number): Promise<void> {
   await desk.x("xdotool", ["mousemove", String(x), String(y), "click", "1"]);
 }
@@ -267,6 +280,62 @@ describe("the Linux shell on an X desktop with a compositor", () => {
     expect(moved.x).toBeLessThanOrEqual(w.x - 180);
     expect(moved.y).toBeGreaterThanOrEqual(w.y - 110);
     expect(moved.y).toBeLessThanOrEqual(w.y - 90);
+  });
+
+  it("puts her back where she started from her menu's Reset position", async () => {
+    const w = await windowOf("Yui");
+    expect(w.x).not.toBe(START.x);
+    await fromHerMenu(...onHer(await desk.screenshot(), w), MENU.reset);
+    await waitFor("her window back at its start", async () => {
+      const n = await windowOf("Yui");
+      return n.x === START.x && n.y === START.y;
+    });
+  });
+
+  it("turns click-through off and back on from her menu: the way back when the silhouette is wrong", async () => {
+    const w = await windowOf("Yui");
+    const shapes = () =>
+      messages.filter(
+        (m): m is Extract<ShellToHost, { type: "shape" }> => m.type === "shape" && m.id === "yui",
+      );
+    await fromHerMenu(...onHer(await desk.screenshot(), w), MENU.clickThrough);
+    await waitFor("the whole window taking input", async () => shapes().at(-1)?.rects === 1);
+    const before = presses();
+    await click(w.x + 20, w.y + Math.round(w.h / 2));
+    await new Promise((r) => setTimeout(r, 1000));
+    expect(presses()).toBe(before);
+    // Now a right-click anywhere on her window reaches her menu, which offers click-through again.
+    await fromHerMenu(w.x + 20, w.y + Math.round(w.h / 2), MENU.clickThrough);
+    await waitFor("her silhouette again", async () => (shapes().at(-1)?.rects ?? 0) > 3);
+    await click(w.x + 20, w.y + Math.round(w.h / 2));
+    await waitFor("the click in the xterm", async () => presses() === before + 1, 10_000);
+  });
+
+  it("opens Settings from her menu as an ordinary window, and closing it leaves her", async () => {
+    await fromHerMenu(...onHer(await desk.screenshot(), await windowOf("Yui")), MENU.settings);
+    const s = await waitFor("the settings window", async () =>
+      (await windows()).find((w) => w.title === "YUI · Settings"),
+    );
+    const props = await desk.x("xprop", ["-id", s.id]);
+    expect(Number(/_NET_FRAME_EXTENTS\(CARDINAL\) = \d+, \d+, (\d+)/.exec(props)?.[1])).toBeGreaterThan(0);
+    expect(props).not.toContain("_NET_WM_STATE_ABOVE");
+    expect(props).not.toContain("_NET_WM_STATE_SKIP_TASKBAR");
+    // The settings page is drawn: its navigation's words (dark text) in the window's top 60 pixels.
+    await waitFor("the settings page", async () => {
+      const shot = await desk.screenshot();
+      let dark = 0;
+      for (let y = s.y; y < s.y + 60; y++)
+        for (let x = s.x; x < s.x + 400; x++) if (shot.at(x, y).every((c) => c < 120)) dark++;
+      return dark > 50;
+    });
+    writeFileSync(join(SHOTS, "settings-window.png"), (await desk.screenshot()).png);
+    await desk.x("wmctrl", ["-c", "Settings"]);
+    await waitFor("the settings window closed", async () =>
+      (await windows()).every((w) => w.title !== "YUI · Settings"),
+    );
+    expect(shell.child.exitCode).toBeNull();
+    // Listing windows while one is being destroyed can fail once; her window is there when it settles.
+    await waitFor("her window alone", async () => (await windows()).map((w) => w.title).join() === "Yui");
   });
 
   it("opens a second character opened as a pet in a window of her own", async () => {

@@ -117,13 +117,17 @@ function open(m) {
     e.win.present();
     return;
   }
-  const transparent = composited();
+  // An ordinary window (chat, settings, quick controls): framed, opaque, in the taskbar, not above.
+  const ordinary = Boolean(m.frame);
+  const transparent = !ordinary && composited();
   const win = new Gtk.Window({ type: Gtk.WindowType.TOPLEVEL, title: m.title });
   win.set_wmclass("yui", "YUI");
   win.set_default_size(m.width, m.height);
-  win.set_keep_above(true);
-  win.set_skip_taskbar_hint(true);
-  win.set_skip_pager_hint(true);
+  if (!ordinary) {
+    win.set_keep_above(true);
+    win.set_skip_taskbar_hint(true);
+    win.set_skip_pager_hint(true);
+  }
   if (transparent) {
     win.set_visual(screen.get_rgba_visual());
     win.set_app_paintable(true);
@@ -147,7 +151,7 @@ function open(m) {
   settings.set_enable_write_console_messages_to_stdout(Boolean(GLib.getenv("YUI_SHELL_DEBUG")));
   if (transparent) view.set_background_color(new Gdk.RGBA({ red: 0, green: 0, blue: 0, alpha: 0 }));
   win.add(view);
-  const entry = { win, view, shape: [], drag: [], press: null, clickThrough: transparent };
+  const entry = { win, view, shape: [], drag: [], press: null, clickThrough: transparent, ordinary };
   windows.set(m.id, entry);
   ucm.connect("script-message-received::yui", (_u, result) => {
     const v = result.get_js_value();
@@ -160,9 +164,16 @@ function open(m) {
     const [, button] = ev.get_button();
     const [, x, y] = ev.get_coords();
     const [, xr, yr] = ev.get_root_coords();
+    // A right-click on her (anywhere while click-through is off) opens her menu: the user's way back.
+    if (button === 3 && !ordinary && (!entry.clickThrough || inRects(entry.drag, x, y))) {
+      showMenu(m.id, entry, ev);
+      return true;
+    }
     entry.press = button === 1 && inRects(entry.drag, x, y) ? { x: xr, y: yr, time: ev.get_time() } : null;
     return false;
   });
+  // WebKit's own context menu (reload, inspect) is not hers.
+  view.connect("context-menu", () => !entry.ordinary || !GLib.getenv("YUI_SHELL_DEVTOOLS"));
   view.connect("button-release-event", () => {
     entry.press = null;
     return false;
@@ -218,6 +229,41 @@ function open(m) {
     win.move(p.x, p.y);
   }
   win.show_all();
+}
+
+/** Her menu's entries: [action, label]; null is a separator. The host decides what each action does. */
+function menuEntries(entry) {
+  return [
+    ["chat", "Chat"],
+    ["settings", "Settings"],
+    ["quick", "Quick controls"],
+    null,
+    ["reset-position", "Reset position"],
+    // Without a compositor there is no click-through to turn on.
+    ...(composited()
+      ? [["click-through", entry.clickThrough ? "Turn click-through off" : "Turn click-through on"]]
+      : []),
+    null,
+    ["quit", "Quit YUI"],
+  ];
+}
+
+function showMenu(id, entry, ev) {
+  const menu = new Gtk.Menu();
+  for (const e of menuEntries(entry)) {
+    if (!e) {
+      menu.append(new Gtk.SeparatorMenuItem());
+      continue;
+    }
+    const [action, label] = e;
+    const item = new Gtk.MenuItem({ label });
+    item.connect("activate", () => send({ type: "menu", id, action }));
+    menu.append(item);
+  }
+  menu.show_all();
+  menu.attach_to_widget(entry.win, null);
+  menu.popup_at_pointer(ev);
+  entry.menu = menu;
 }
 
 function close(id) {
@@ -276,7 +322,7 @@ function handle(line) {
       break;
     case "click-through": {
       const e = windows.get(m.id);
-      if (e) {
+      if (e && !e.ordinary) {
         e.clickThrough = Boolean(m.enabled) && composited();
         applyShape(m.id);
       }

@@ -60,7 +60,13 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     if (on) input.focus();
     report();
   };
-  stageBox.addEventListener("click", () => setInput(!box.classList.contains("input-open")));
+  // A click on her, not on the transparent space around her (which takes clicks while click-through is off).
+  stageBox.addEventListener("click", (e) => {
+    const inside = herRects().some(
+      ([x, y, w, h]) => e.clientX >= x && e.clientX < x + w && e.clientY >= y && e.clientY < y + h,
+    );
+    if (inside) setInput(!box.classList.contains("input-open"));
+  });
   input.addEventListener("keydown", (e) => {
     if (e.key === "Escape") setInput(false);
   });
@@ -109,13 +115,18 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     const r = el.getBoundingClientRect();
     return r.width > 0 && r.height > 0 ? [r.left, r.top, r.width, r.height] : null;
   };
+  // Her silhouette; without a drawn character (no WebGL, no model) the placeholder's note is what the user
+  // can grab.
+  function herRects(): Rect[] {
+    if (silhouette.length) return silhouette;
+    const note = stageBox.querySelector(".stage-note");
+    return note ? [elRect(note)].filter((r): r is Rect => !!r) : [];
+  }
   function report(): void {
     const extra = [elRect(bubble), box.classList.contains("input-open") ? elRect(form) : null].filter(
       (r): r is Rect => r !== null,
     );
-    // Without a drawn character (no WebGL, no model) the placeholder's note is what the user can grab.
-    const note = stageBox.querySelector(".stage-note");
-    const her = silhouette.length ? silhouette : note ? [elRect(note)].filter((r): r is Rect => !!r) : [];
+    const her = herRects();
     const msg = { type: "shape", rects: [...her, ...extra], drag: her };
     const s = JSON.stringify(msg);
     if (s === lastSent) return;
