@@ -56,6 +56,7 @@ export const msg = {
   commandEmpty: () => "command is empty",
   commandNul: () => "command contains a NUL byte",
   spawnFailed: (why: string) => `cannot start the shell: ${why}`,
+  networkFailed: (why: string) => `cannot start the sandbox's network: ${why}`,
   commandTooLong: (bytes: number, max: number) =>
     `command is ${bytes} bytes; the kernel passes at most ${max - 1} bytes in one argument (MAX_ARG_STRLEN), ` +
     "so it cannot be run as it is: write it to a script file with write_file and run that instead (e.g. bash script.sh)",

@@ -4,9 +4,9 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { COMMAND_MAX_BYTES, RUN_OUTPUT_CAP_BYTES, RUN_TIMEOUT_EXIT_CODE } from "./limits.ts";
 import { msg } from "./messages.ts";
-import { type Runner, runCommand } from "./run.ts";
+import { RUN_MARKER, type Runner, runCommand } from "./run.ts";
 import { makeRunner } from "./sandbox.ts";
-import { processesRunning, uniqueSleep } from "./testing/proc.ts";
+import { processesAfterDeath, processesRunning, uniqueSleep } from "./testing/proc.ts";
 
 let ws: string;
 let plain: Runner;
@@ -111,12 +111,46 @@ describe("runCommand", () => {
     expect(await processesRunning(["sleep", s])).toEqual([]);
   });
 
-  it("returns when the shell exits even if a background job still holds its output", async () => {
+  it("returns when the shell exits, and ends the background jobs still holding its output", async () => {
     const s = uniqueSleep();
     // Were run to wait for the pipes to close, it would only end at the timeout.
     const r = await runCommand(plain, `sleep ${s} & echo done`, 20_000);
     expect(r).toMatchObject({ exit_code: 0, stdout: "done\n", timed_out: false });
-    for (const pid of await processesRunning(["sleep", s])) process.kill(pid, "SIGKILL");
+    expect(await processesAfterDeath(["sleep", s])).toEqual([]);
+  });
+
+  it("ends setsid and nohup jobs too, which left the process group, when run returns", async () => {
+    const s = uniqueSleep();
+    const r = await runCommand(
+      plain,
+      `setsid sleep ${s} > /dev/null 2>&1 & nohup sleep ${s} > /dev/null 2>&1 & (setsid sleep ${s} &) ; echo started`,
+      20_000,
+    );
+    expect(r).toMatchObject({ exit_code: 0, stdout: "started\n", timed_out: false });
+    // Gone when run answers: no polling.
+    expect(await processesRunning(["sleep", s])).toEqual([]);
+  });
+
+  it("ends setsid and nohup jobs at the timeout", async () => {
+    const s = uniqueSleep();
+    const r = await runCommand(plain, `setsid sleep ${s} & nohup sleep ${s} & sleep ${s}`, 1000);
+    expect(r).toMatchObject({ exit_code: RUN_TIMEOUT_EXIT_CODE, timed_out: true });
+    expect(await processesRunning(["sleep", s])).toEqual([]);
+  });
+
+  it("cannot find a job that dropped the marker and left the group: the documented limit", async () => {
+    const s = uniqueSleep();
+    const r = await runCommand(
+      plain,
+      `env -u ${RUN_MARKER} setsid sleep ${s} > /dev/null 2>&1 & until pgrep -x -f "sleep ${s}" > /dev/null; do sleep 0.05; done; echo started`,
+      20_000,
+    );
+    expect(r.stdout).toBe("started\n");
+    try {
+      expect((await processesRunning(["sleep", s])).length).toBe(1);
+    } finally {
+      for (const pid of await processesRunning(["sleep", s])) process.kill(pid, "SIGKILL");
+    }
   });
 
   it("gives the command a clean environment: never the server's, only the variables named with --env", async () => {
@@ -131,12 +165,13 @@ describe("runCommand", () => {
         .filter((l) => l !== "")
         .map((l) => l.slice(0, l.indexOf("=")))
         .sort();
-      // bash adds PWD, SHLVL and _ itself.
+      // bash adds PWD, SHLVL and _ itself; the marker finds the command's processes when it ends.
       expect(names).toEqual([
         "HOME",
         "LANG",
         "PATH",
         "PWD",
+        RUN_MARKER,
         "SHELL_SANDBOX_TEST_PASSED",
         "SHLVL",
         "TERM",

@@ -1,5 +1,6 @@
 import { mkdtemp, readFile, realpath, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { createServer, type Server } from "node:net";
+import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUN_TIMEOUT_EXIT_CODE } from "./limits.ts";
@@ -10,6 +11,7 @@ import { processesAfterDeath, uniqueSleep } from "./testing/proc.ts";
 // These run the real bubblewrap (Debian's bubblewrap, listed in apt-packages.txt), as root here.
 let ws: string;
 let boxed: Runner;
+let offline: Runner;
 
 beforeAll(async () => {
   ws = await realpath(await mkdtemp(path.join(tmpdir(), "shell-sandbox-bwrap-")));
@@ -19,11 +21,13 @@ beforeAll(async () => {
     workspace: ws,
     pass: ["SHELL_SANDBOX_TEST_PASSED", "SHELL_SANDBOX_TEST_UNSET"],
   });
+  offline = makeRunner("bwrap", { workspace: ws, network: "none" });
 });
 
 afterAll(async () => {
   delete process.env.SHELL_SANDBOX_TEST_PASSED;
   delete process.env.SHELL_SANDBOX_TEST_TOKEN;
+  boxed.dispose?.();
   await rm(ws, { recursive: true, force: true });
 });
 
@@ -101,5 +105,107 @@ describe("bwrap mode", () => {
     expect(etc).toBeGreaterThan(0);
     expect(argv.slice(shadow - 2, shadow + 1)).toEqual(["--ro-bind", "/dev/null", "/etc/shadow"]);
     expect(shadow).toBeGreaterThan(etc);
+  });
+});
+
+const REPLY = "HOST-LISTENER";
+/** A TCP listener on the host that answers REPLY to whoever connects. */
+async function hostListener(host: string): Promise<{ server: Server; port: number }> {
+  const server = createServer((s) => s.end(REPLY));
+  await new Promise<void>((resolve) => server.listen(0, host, resolve));
+  const address = server.address();
+  return { server, port: typeof address === "object" && address ? address.port : 0 };
+}
+
+/** The host's own IPv4 address on a non-loopback interface, if it has one. */
+const hostAddress = (): string | undefined =>
+  Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && a.family === "IPv4" && !a.internal)?.address;
+
+// bash's /dev/tcp: prints what the peer sent, or the error.
+const connect = (host: string, port: number) =>
+  `(exec 3<>/dev/tcp/${host}/${port} && timeout 5 cat <&3) 2>&1 | tr -d '\\n'; echo`;
+
+describe("bwrap mode's network", () => {
+  it("cannot reach a listener on the host's loopback", async () => {
+    const { server, port } = await hostListener("127.0.0.1");
+    try {
+      // The same connection from the host gets through: the listener is really there.
+      const plain = await runCommand(
+        makeRunner("none", { workspace: ws }),
+        connect("127.0.0.1", port),
+        20_000,
+      );
+      expect(plain.stdout).toBe(`${REPLY}\n`);
+      const r = await run(`${connect("127.0.0.1", port)}; ${connect("localhost", port)}`);
+      expect(r.stdout).not.toContain(REPLY);
+      expect(r.stdout).toContain("Connection refused");
+    } finally {
+      server.close();
+    }
+  });
+
+  it("cannot reach a listener on the host's own address: inside, that address is the sandbox's", async () => {
+    const address = hostAddress();
+    expect(address, "this machine has a non-loopback IPv4 address").toBeDefined();
+    const { server, port } = await hostListener(address ?? "");
+    try {
+      const r = await run(connect(address ?? "", port));
+      expect(r.stdout).not.toContain(REPLY);
+      expect(r.stdout).toContain("Connection refused");
+    } finally {
+      server.close();
+    }
+  });
+
+  it("has its own working loopback", async () => {
+    const r = await run(
+      `python3 -c "import socket; s=socket.socket(); s.bind(('127.0.0.1',0)); s.listen(); ` +
+        `c=socket.create_connection(s.getsockname()); a,_=s.accept(); c.send(b'own loopback'); print(a.recv(64).decode())"`,
+    );
+    expect(r).toMatchObject({ exit_code: 0, stdout: "own loopback\n" });
+  });
+
+  it("has an interface and a default route out through pasta", async () => {
+    // /proc/net/route: a default route has destination 00000000.
+    const r = await run(
+      "tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | sort | tr '\\n' ' '; echo; awk '$2 == \"00000000\" {print \"default via\", $1}' /proc/net/route",
+    );
+    const [ifaces, route] = r.stdout.split("\n");
+    expect(ifaces?.split(" ").filter((i) => i !== "" && i !== "lo").length).toBeGreaterThan(0);
+    expect(route).toMatch(/^default via \S+$/);
+  });
+
+  it("with --network none has only a loopback and no route out", async () => {
+    const r = await runCommand(
+      offline,
+      `tail -n +3 /proc/net/dev | cut -d: -f1 | tr -d ' ' | tr '\\n' ' '; echo; tail -n +2 /proc/net/route | wc -l; ${connect("192.0.2.1", 80)}`,
+      20_000,
+    );
+    expect(r.stdout).toBe(
+      "lo \n0\n/bin/bash: connect: Network is unreachable/bin/bash: line 1: /dev/tcp/192.0.2.1/80: Network is unreachable\n",
+    );
+  });
+});
+
+describe("bwrap mode's processes", () => {
+  it("ends setsid and nohup background jobs when run returns", async () => {
+    const s = uniqueSleep();
+    const r = await run(
+      `setsid sleep ${s} > /dev/null 2>&1 & nohup sleep ${s} > /dev/null 2>&1 & echo started`,
+    );
+    expect(r).toMatchObject({ exit_code: 0, stdout: "started\n", timed_out: false });
+    expect(await processesAfterDeath(["sleep", s])).toEqual([]);
+  });
+
+  it("ends them at the timeout too", async () => {
+    const s = uniqueSleep();
+    const r = await run(
+      `setsid sleep ${s} > /dev/null 2>&1 & nohup sleep ${s} > /dev/null 2>&1 & sleep ${s}`,
+      1500,
+    );
+    expect(r).toMatchObject({ exit_code: RUN_TIMEOUT_EXIT_CODE, timed_out: true });
+    expect(await processesAfterDeath(["sleep", s])).toEqual([]);
   });
 });

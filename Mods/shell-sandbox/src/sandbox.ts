@@ -3,6 +3,7 @@
 // docs/mods/shell-sandbox.md; keep the two in step.
 import { existsSync, lstatSync, readdirSync, readlinkSync } from "node:fs";
 import path from "node:path";
+import { pastaStarter } from "./network.ts";
 import type { Runner } from "./run.ts";
 
 export type SandboxMode = "none" | "bwrap";
@@ -97,6 +98,8 @@ export interface BwrapOptions {
   bwrap?: string;
   /** Mount a fresh /proc (default true; the file worker goes without). */
   proc?: boolean;
+  /** A network namespace of its own (default true; the file worker, which runs no agent code, keeps the host's). */
+  ownNetwork?: boolean;
 }
 
 /**
@@ -140,9 +143,20 @@ export function bwrapMounts(workspace: string, opts: BwrapOptions = {}): string[
   return argv;
 }
 
+/** What a command's bwrap reports and waits for. */
+export interface CommandOptions extends BwrapOptions {
+  /** The fd bwrap writes its JSON status to: the sandbox's pid at start, the shell's exit status at its end. */
+  statusFd?: number;
+  /** The fd bwrap waits on (one byte) before it starts the shell: the network is set up meanwhile. */
+  blockFd?: number;
+}
+
 /** The bwrap argv (up to and including the shell's "-c") that runs a command in the workspace. */
-export function bwrapArgv(workspace: string, shell: string, opts: BwrapOptions = {}): string[] {
-  return [...bwrapMounts(workspace, opts), "--chdir", workspace, "--", shell, "-c"];
+export function bwrapArgv(workspace: string, shell: string, opts: CommandOptions = {}): string[] {
+  const argv = bwrapMounts(workspace, opts);
+  if (opts.statusFd !== undefined) argv.push("--json-status-fd", String(opts.statusFd));
+  if (opts.blockFd !== undefined) argv.push("--block-fd", String(opts.blockFd));
+  return [...argv, "--chdir", workspace, "--", shell, "-c"];
 }
 
 /** Where the file worker's code lives in its sandbox (its three files, read-only). */
@@ -150,12 +164,14 @@ const WORKER_DIR = "/opt/yui-fs";
 const WORKER_FILES = ["worker.mjs", "ops.mjs", "frames.mjs"];
 
 /**
- * The bwrap argv that starts the file worker (fs/worker.mjs): the same view of the host as a command
- * (without /proc), plus its own code and the node binary read-only, no network.
+ * The bwrap argv that starts the file worker (fs/worker.mjs): the same view of the host's files as a
+ * command (without /proc), plus its own code and the node binary read-only. It keeps the host's
+ * network namespace: it runs only its own code, which opens no socket, and it is spared bwrap's
+ * occasional loopback set-up failure (see run.ts).
  */
 export function workerArgv(workspace: string, opts: BwrapOptions & { node?: string } = {}): string[] {
   const node = opts.node ?? process.execPath;
-  const argv = bwrapMounts(workspace, { ...opts, proc: false });
+  const argv = bwrapMounts(workspace, { ...opts, proc: false, ownNetwork: false });
   const src = path.join(import.meta.dirname, "fs");
   for (const f of WORKER_FILES) argv.push("--ro-bind", path.join(src, f), `${WORKER_DIR}/${f}`);
   // A node outside /usr (nvm, a tarball in /opt) is bound at its own path; its libraries are the system's.
@@ -171,18 +187,29 @@ export interface RunnerOptions {
   /** --env NAME: the server's variables passed on. */
   pass?: readonly string[];
   from?: NodeJS.ProcessEnv;
+  /** bwrap: the sandbox's own network through pasta (default), or none. */
+  network?: NetworkMode;
 }
 
 /** The Runner for a mode: bwrap wraps the shell; "none" runs it directly, as the server's user. */
 export function makeRunner(mode: SandboxMode, opts: RunnerOptions): Runner {
-  const { workspace, shell = defaultShell(), pass = [], from = process.env } = opts;
+  const { workspace, shell = defaultShell(), pass = [], from = process.env, network = "pasta" } = opts;
   if (mode === "bwrap") {
+    const pasta = network === "pasta" ? pastaStarter() : undefined;
     return {
-      argv: bwrapArgv(workspace, shell, { hidden: hiddenSystemEntries() }),
+      // Status on fd 3 (the pid for pasta, then the shell's exit, which ends the sandbox); with a
+      // network, the shell waits on fd 0 until pasta has configured the namespace.
+      argv: bwrapArgv(workspace, shell, {
+        hidden: hiddenSystemEntries(),
+        statusFd: 3,
+        ...(pasta ? { blockFd: 0 } : {}),
+      }),
       cwd: workspace,
       // bwrap passes its own environment on, so the command's environment is the one bwrap gets.
       env: commandEnv({ workspace, path: SANDBOX_PATH, pass, from }),
       live: new Set(),
+      bwrap: pasta ? { network: pasta.start } : {},
+      dispose: () => pasta?.dispose(),
     };
   }
   const env = commandEnv({ workspace, path: from.PATH ?? SANDBOX_PATH, pass, from });

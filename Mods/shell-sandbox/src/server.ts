@@ -1,13 +1,18 @@
 // Starts the whole mod from a Config: opens the workspace, picks the runner, serves MCP through the
 // kit on 127.0.0.1 and, in the container, relays the container's interface to it.
-import { execFile } from "node:child_process";
-import { promisify } from "node:util";
 import { serveMcp } from "@yui/mod-kit";
 import type { Config } from "./config.ts";
 import { FileWorker } from "./fs/worker.ts";
 import { type Relay, startRelay } from "./relay.ts";
-import { killAllRuns } from "./run.ts";
-import { commandEnv, hiddenSystemEntries, makeRunner, SANDBOX_PATH, workerArgv } from "./sandbox.ts";
+import { killAllRuns, runCommand } from "./run.ts";
+import {
+  commandEnv,
+  hiddenSystemEntries,
+  makeRunner,
+  type NetworkMode,
+  SANDBOX_PATH,
+  workerArgv,
+} from "./sandbox.ts";
 import { buildServer, MOD_NAME, MOD_VERSION } from "./tools.ts";
 import { Workspace } from "./workspace.ts";
 
@@ -25,22 +30,28 @@ export interface StartOptions {
   relayHost?: string;
 }
 
-/** Why bubblewrap cannot make a sandbox here, or undefined when it can (it runs `true` in one). */
-export async function bwrapProblem(workspace: string): Promise<string | undefined> {
+/**
+ * Why bubblewrap (with its network, unless "none") cannot make a sandbox here, or undefined when it
+ * can: it runs `true` in one, as `run` would.
+ */
+export async function bwrapProblem(
+  workspace: string,
+  network: NetworkMode = "none",
+): Promise<string | undefined> {
   if (process.platform !== "linux") return `bubblewrap needs Linux, this is ${process.platform}`;
-  const runner = makeRunner("bwrap", { workspace });
-  const [file, ...args] = runner.argv;
+  const runner = makeRunner("bwrap", { workspace, network });
   try {
-    await promisify(execFile)(file ?? "bwrap", [...args, "true"], {
-      cwd: workspace,
-      env: runner.env,
-      timeout: 30_000,
-    });
-    return undefined;
+    const r = await runCommand(runner, "true", 30_000);
+    if (r.exit_code === 0) return undefined;
+    return r.stderr.trim() || `exit status ${r.exit_code}`;
   } catch (e) {
-    const err = e as { stderr?: string; message: string; code?: string };
-    if (err.code === "ENOENT") return "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)";
-    return (err.stderr || err.message).trim();
+    const why = (e as Error).message;
+    if (/ENOENT/.test(why) && !/pasta/.test(why)) {
+      return "bwrap is not installed (Debian/Ubuntu: apt-get install bubblewrap)";
+    }
+    return why;
+  } finally {
+    runner.dispose?.();
   }
 }
 
@@ -54,7 +65,7 @@ export async function startSandboxServer(cfg: Config, opts: StartOptions = {}): 
   let workspace = await Workspace.open(cfg.workspace);
   let worker: FileWorker | undefined;
   if (cfg.sandbox === "bwrap") {
-    const why = await bwrapProblem(workspace.realRoot);
+    const why = await bwrapProblem(workspace.realRoot, cfg.network ?? "pasta");
     if (why !== undefined) throw new Error(bwrapRefusal(why, cfg.sandboxExplicit ?? true));
     // The file tools work on the sandbox's side of the boundary too (see fs/worker.mjs).
     const root = workspace.realRoot;
@@ -72,7 +83,11 @@ export async function startSandboxServer(cfg: Config, opts: StartOptions = {}): 
       throw new Error(`the file tools' worker cannot start in bubblewrap: ${(e as Error).message}`);
     }
   }
-  const runner = makeRunner(cfg.sandbox, { workspace: workspace.realRoot, pass: cfg.env });
+  const runner = makeRunner(cfg.sandbox, {
+    workspace: workspace.realRoot,
+    pass: cfg.env,
+    network: cfg.network,
+  });
   const ctx = { workspace, runner };
   let served: Awaited<ReturnType<typeof serveMcp>>;
   try {
@@ -85,6 +100,7 @@ export async function startSandboxServer(cfg: Config, opts: StartOptions = {}): 
     });
   } catch (e) {
     worker?.close();
+    runner.dispose?.();
     throw e;
   }
   let relay: Relay | undefined;
@@ -94,6 +110,7 @@ export async function startSandboxServer(cfg: Config, opts: StartOptions = {}): 
     } catch (e) {
       await served.close();
       worker?.close();
+      runner.dispose?.();
       throw e;
     }
   }
@@ -102,7 +119,8 @@ export async function startSandboxServer(cfg: Config, opts: StartOptions = {}): 
     port: relay?.port ?? served.port,
     workspace,
     async close() {
-      killAllRuns(runner);
+      await killAllRuns(runner);
+      runner.dispose?.();
       worker?.close();
       await relay?.close();
       await served.close();
