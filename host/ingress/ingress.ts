@@ -5,7 +5,17 @@
 
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
-import { listenLoopback, loopbackGuard } from "@yui/mod-kit";
+import {
+  BodyAbortedError,
+  BodyNotJsonError,
+  BodyTooLargeError,
+  listenLoopback,
+  loopbackGuard,
+  parseJsonBody,
+  readBody,
+  sendJson,
+  sendJsonError,
+} from "@yui/mod-kit";
 import type { AvatarExecutor } from "../../src/io/chat/tools/avatar.ts";
 import { trackSockets } from "../net.ts";
 import type { Store } from "../store/store.ts";
@@ -69,41 +79,12 @@ class HttpError extends Error {
   }
 }
 
-function sendJson(res: ServerResponse, status: number, value: unknown): void {
-  const body = JSON.stringify(value);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-  res.end(body);
-}
-
-/** Collects a body up to MAX_BODY_BYTES; past it, rejects with 413 and leaves the rest unread. */
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    // Past the limit nothing more is kept; the 413 goes out with connection: close, ending the upload.
-    req.on("data", (c: Buffer) => {
-      if (over) return;
-      size += c.length;
-      if (size > MAX_BODY_BYTES) {
-        over = true;
-        reject(new HttpError(413, INGRESS_ERRORS.tooLarge(MAX_BODY_BYTES)));
-        return;
-      }
-      chunks.push(c);
-    });
-    req.on("end", () => {
-      if (!over) resolve(Buffer.concat(chunks));
-    });
-    req.on("error", reject);
-  });
-}
-
-/** Reads a JSON body (undefined when empty); throws HttpError for the wrong type, size or syntax. */
+/**
+ * Reads a JSON body (undefined when empty) up to MAX_BODY_BYTES; throws the kit's BodyTooLargeError or
+ * BodyNotJsonError, or HttpError 415 for a body that is not typed as JSON.
+ */
 async function readJson(req: IncomingMessage): Promise<unknown> {
-  const declared = Number(req.headers["content-length"] ?? Number.NaN);
-  if (declared > MAX_BODY_BYTES) throw new HttpError(413, INGRESS_ERRORS.tooLarge(MAX_BODY_BYTES));
-  const raw = await readBody(req);
+  const raw = await readBody(req, { limit: MAX_BODY_BYTES });
   if (raw.length === 0) return undefined;
   // Only JSON: a page cannot send it cross-site without a CORS preflight, which nothing here answers.
   const type = String(req.headers["content-type"] ?? "")
@@ -111,11 +92,7 @@ async function readJson(req: IncomingMessage): Promise<unknown> {
     .trim()
     .toLowerCase();
   if (type !== "application/json") throw new HttpError(415, INGRESS_ERRORS.contentType);
-  try {
-    return JSON.parse(raw.toString("utf8"));
-  } catch {
-    throw new HttpError(400, INGRESS_ERRORS.notJson);
-  }
+  return parseJsonBody(raw);
 }
 
 /** Binds the ingress on 127.0.0.1; rejects with IngressPortInUseError when the port is taken. */
@@ -193,13 +170,13 @@ export async function startIngress(opts: IngressOptions): Promise<RunningIngress
       sendJson(res, 404, { error: INGRESS_ERRORS.notFound });
     };
     route().catch((e: unknown) => {
-      if (res.headersSent) return;
-      if (e instanceof HttpError) {
-        // The rest of an oversized body is not read: close the connection after the answer.
-        if (e.status === 413) res.setHeader("connection", "close");
-        return sendJson(res, e.status, { error: e.message });
-      }
-      sendJson(res, 500, { error: String((e as Error)?.message ?? e) });
+      if (res.headersSent || e instanceof BodyAbortedError) return;
+      // The rest of an oversized body is not read: close the connection after the answer.
+      if (e instanceof BodyTooLargeError)
+        return sendJsonError(res, 413, INGRESS_ERRORS.tooLarge(e.limit), { connection: "close" });
+      if (e instanceof BodyNotJsonError) return sendJsonError(res, 400, INGRESS_ERRORS.notJson);
+      if (e instanceof HttpError) return sendJsonError(res, e.status, e.message);
+      sendJsonError(res, 500, String((e as Error)?.message ?? e));
     });
   });
   server.headersTimeout = 10_000;

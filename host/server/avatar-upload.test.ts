@@ -1,10 +1,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { DEFAULT_PRESET } from "../../src/app/presets/preset.ts";
 import { getPreset, savePreset } from "../../src/app/presets/presets.ts";
-import { MODEL_FILE_ERRORS } from "../../src/avatar/model-file.ts";
+import { MAX_MODEL_BYTES, MODEL_FILE_ERRORS } from "../../src/avatar/model-file.ts";
 import { buildCharacter } from "../../tools/vrm-gen/character.ts";
 import { writeVrm } from "../../tools/vrm-gen/write-vrm.ts";
 import { type Host, startHost } from "./server.ts";
@@ -47,6 +48,29 @@ it("refuses a broken file with a clear message and keeps the previous model", as
   expect(getPreset(host.store, "mika")!.avatar).toBe(before);
   const served = new Uint8Array(await (await fetch(new URL("/avatar/mika.vrm", host.url))).arrayBuffer());
   expect(Buffer.from(served).equals(MODEL)).toBe(true);
+});
+
+it("answers 413 with the size message to a file over the cap, without reading it, and keeps the previous model", async () => {
+  const before = getPreset(host.store, "mika")!.avatar;
+  // The length says one byte over 256 MB; only the first bytes are ever sent, so the answer cannot wait for them.
+  const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
+    const req = request(new URL("/avatar/mika.vrm", host.url), {
+      method: "PUT",
+      headers: { "content-length": String(MAX_MODEL_BYTES + 1) },
+    });
+    req.on("response", (res) => {
+      let body = "";
+      res.setEncoding("utf8");
+      res.on("data", (c: string) => {
+        body += c;
+      });
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+    });
+    req.on("error", reject);
+    req.write(MODEL.subarray(0, 1024));
+  });
+  expect(answer).toEqual({ status: 413, body: JSON.stringify({ error: MODEL_FILE_ERRORS.tooLarge }) });
+  expect(getPreset(host.store, "mika")!.avatar).toBe(before);
 });
 
 it("answers 404 for an unknown preset, and 403 for an upload from another site's page", async () => {

@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { mkdir, rename, rm, writeFile } from "node:fs/promises";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { join } from "node:path";
+import { BodyTooLargeError, readBody, sendJson, sendJsonError } from "@yui/mod-kit";
 import { getPreset, type KeyValue, savePreset } from "../../src/app/presets/presets.ts";
 import { checkModelBytes, MAX_MODEL_BYTES, MODEL_FILE_ERRORS } from "../../src/avatar/model-file.ts";
 
@@ -25,10 +26,6 @@ export function handleAvatarUpload(
   return true;
 }
 
-function answer(res: ServerResponse, status: number, body: unknown): void {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-}
-
 async function upload(
   req: IncomingMessage,
   res: ServerResponse,
@@ -38,21 +35,21 @@ async function upload(
   const preset = getPreset(deps.kv, presetId);
   if (!preset) {
     req.resume();
-    return answer(res, 404, { error: `unknown preset ${presetId}` });
+    return sendJsonError(res, 404, `unknown preset ${presetId}`);
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_MODEL_BYTES) {
-      req.destroy();
-      return answer(res, 413, { error: MODEL_FILE_ERRORS.tooLarge });
-    }
-    chunks.push(chunk as Buffer);
+  let raw: Buffer;
+  try {
+    // checkModelBytes reads the whole file, so it is held in memory, capped like every body.
+    raw = await readBody(req, { limit: MAX_MODEL_BYTES });
+  } catch (e) {
+    // The rest of an oversized file is not read: the connection ends after the answer.
+    if (e instanceof BodyTooLargeError)
+      return sendJsonError(res, 413, MODEL_FILE_ERRORS.tooLarge, { connection: "close" });
+    return; // the client went away mid-upload: nobody to answer
   }
-  const bytes = new Uint8Array(Buffer.concat(chunks));
+  const bytes = new Uint8Array(raw.buffer, raw.byteOffset, raw.byteLength);
   const check = checkModelBytes(bytes);
-  if (!check.ok) return answer(res, 400, { error: check.error });
+  if (!check.ok) return sendJsonError(res, 400, check.error);
   const dir = join(deps.dataDir, "avatars");
   const file = join(dir, `${presetId}.vrm`);
   const tmp = join(dir, `.${presetId}.${randomUUID()}.tmp`);
@@ -62,8 +59,8 @@ async function upload(
     await rename(tmp, file);
   } catch (e) {
     await rm(tmp, { force: true });
-    return answer(res, 500, { error: `could not store the model: ${(e as Error).message}` });
+    return sendJsonError(res, 500, `could not store the model: ${(e as Error).message}`);
   }
   savePreset(deps.kv, { ...preset, avatar: file }, "user");
-  answer(res, 200, { name: check.name, specVersion: check.specVersion, path: file });
+  sendJson(res, 200, { name: check.name, specVersion: check.specVersion, path: file });
 }

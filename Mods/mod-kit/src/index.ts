@@ -1,4 +1,16 @@
-// The shared kit every YUI mod is built on: one loopback guard, one way to serve MCP, one CLI port.
+// The shared kit every YUI mod is built on: one loopback guard, one way to serve MCP, one CLI port,
+// and the one way every listener (mods and host) reads a capped JSON body and answers in JSON.
+export {
+  BodyAbortedError,
+  BodyNotJsonError,
+  BodyTooLargeError,
+  parseJsonBody,
+  type ReadBodyOptions,
+  readBody,
+  readJsonBody,
+  sendJson,
+  sendJsonError,
+} from "./body.ts";
 export { parsePort, portFromArgs } from "./cli.ts";
 export { connectClient } from "./client.ts";
 export { GUARD_REFUSALS, isLoopbackHost, isLoopbackOrigin, loopbackGuard } from "./guard.ts";

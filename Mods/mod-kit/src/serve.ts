@@ -8,6 +8,7 @@ import {
   isLegacyRequest,
   type McpServer,
 } from "@modelcontextprotocol/server";
+import { BodyTooLargeError, readJsonBody, sendJson } from "./body.ts";
 import { MemoryEventStore } from "./event-store.ts";
 import { loopbackGuard } from "./guard.ts";
 import { launchMod } from "./launch.ts";
@@ -51,23 +52,7 @@ const MAX_BODY = 4 * 1024 * 1024;
 const RETRY_MS = 1000;
 
 function answer(res: ServerResponse, e: { status: number; code: number; message: string }, extra = {}): void {
-  const body = JSON.stringify({ jsonrpc: "2.0", error: { code: e.code, message: e.message }, id: null });
-  res.writeHead(e.status, { "content-type": "application/json", ...extra });
-  res.end(body);
-}
-
-class BodyTooLarge extends Error {}
-
-/** Reads the whole request body, refusing past MAX_BODY. */
-async function readBody(req: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_BODY) throw new BodyTooLarge();
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
+  sendJson(res, e.status, { jsonrpc: "2.0", error: { code: e.code, message: e.message }, id: null }, extra);
 }
 
 /** The longest tool name MCP allows (SEP-986); no registered tool is longer. */
@@ -161,9 +146,12 @@ export async function serveMcp(opts: ServeMcpOptions): Promise<ServedMcp> {
     if (!isJsonContentType(req.headers["content-type"])) return answer(res, SERVE_ERRORS.mediaType);
     let body: unknown;
     try {
-      body = JSON.parse((await readBody(req)).toString("utf8"));
+      body = await readJsonBody(req, { limit: MAX_BODY });
     } catch (err) {
-      return answer(res, err instanceof BodyTooLarge ? SERVE_ERRORS.tooLarge : SERVE_ERRORS.parse);
+      // The rest of an oversized body is not read: the connection ends after the answer.
+      if (err instanceof BodyTooLargeError)
+        return answer(res, SERVE_ERRORS.tooLarge, { connection: "close" });
+      return answer(res, SERVE_ERRORS.parse);
     }
     boundToolNames(body);
     const probe = await toWebRequest(req, body);
