@@ -56,19 +56,19 @@ async function agree(seed: number, numRuns: number): Promise<void> {
 }
 
 describe("the router frames requests as llhttp does, or refuses", () => {
-  it("agrees on 2500 generated connections (fixed seed), thousands of requests among them", {
+  it("agrees on 3500 generated connections (fixed seed), thousands of requests among them", {
     timeout: 120_000,
   }, async () => {
     count.framed = count.forwarded = 0;
-    await agree(20261201, 2500);
+    await agree(20261201, 3500);
     // The generator keeps most requests well-formed, so pipelines run on: thousands reach both sides.
-    expect(count.framed).toBeGreaterThan(2500);
-    expect(count.forwarded).toBeGreaterThan(2000);
+    expect(count.framed).toBeGreaterThan(3500);
+    expect(count.forwarded).toBeGreaterThan(2500);
   });
 
-  it("agrees on 500 more connections (a new seed each run, printed on failure)", {
+  it("agrees on 700 more connections (a new seed each run, printed on failure)", {
     timeout: 120_000,
   }, async () => {
-    await agree(Date.now() % 2 ** 31, 500);
+    await agree(Date.now() % 2 ** 31, 700);
   });
 });
