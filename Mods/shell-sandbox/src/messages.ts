@@ -1,5 +1,8 @@
 // Every text the tools answer with, written once: the code builds its answers from here and the
-// tests assert against the same table, so a wording change is one edit.
+// tests assert against the same table, so a wording change is one edit. A path or extension the agent
+// gave is quoted through q (the kit's quoteInput): at most 200 characters of it, so a 1 MB path never
+// comes back whole.
+import { quoteInput as q } from "@yui/mod-kit";
 
 /** A refusal the agent should see as a tool error (isError), never as a crash of the server. */
 export class ToolError extends Error {
@@ -12,22 +15,22 @@ export const msg = {
   // Paths
   pathEmpty: () => "path is empty",
   pathNul: () => "path contains a NUL byte",
-  pathEscapes: (p: string) => `path escapes the workspace: ${p}`,
-  symlinkEscapes: (p: string) => `path leads through a symlink to outside the workspace: ${p}`,
-  danglingSymlink: (p: string) => `path is a symlink whose target does not exist: ${p}`,
-  symlinkLoop: (p: string) => `too many levels of symlinks: ${p}`,
-  notFound: (p: string) => `no such file: ${p}`,
-  isDirectory: (p: string) => `is a directory, not a file: ${p}`,
-  notRegularFile: (p: string) => `not a regular file: ${p}`,
-  parentNotDirectory: (p: string) => `a parent of the path is not a directory: ${p}`,
-  permissionDenied: (p: string) => `permission denied: ${p}`,
-  fsFailed: (p: string, code: string) => `cannot access ${p}: ${code}`,
+  pathEscapes: (p: string) => `path escapes the workspace: ${q(p)}`,
+  symlinkEscapes: (p: string) => `path leads through a symlink to outside the workspace: ${q(p)}`,
+  danglingSymlink: (p: string) => `path is a symlink whose target does not exist: ${q(p)}`,
+  symlinkLoop: (p: string) => `too many levels of symlinks: ${q(p)}`,
+  notFound: (p: string) => `no such file: ${q(p)}`,
+  isDirectory: (p: string) => `is a directory, not a file: ${q(p)}`,
+  notRegularFile: (p: string) => `not a regular file: ${q(p)}`,
+  parentNotDirectory: (p: string) => `a parent of the path is not a directory: ${q(p)}`,
+  permissionDenied: (p: string) => `permission denied: ${q(p)}`,
+  fsFailed: (p: string, code: string) => `cannot access ${q(p)}: ${code}`,
   fileWorkerStopped: (why: string) => `the file tools' sandboxed worker stopped (${why}); try again`,
 
   // Text files
-  notText: (p: string) => `not a UTF-8 text file: ${p}`,
+  notText: (p: string) => `not a UTF-8 text file: ${q(p)}`,
   fileTooLarge: (p: string, size: number, max: number) =>
-    `file is too large: ${p} is ${size} bytes, the limit is ${max} bytes`,
+    `file is too large: ${q(p)} is ${size} bytes, the limit is ${max} bytes`,
   contentTooLarge: (size: number, max: number) =>
     `content is too large: ${size} bytes, the limit is ${max} bytes`,
   offsetPastEnd: (offset: number, total: number) =>
@@ -38,19 +41,20 @@ export const msg = {
   windowMore: (from: number, to: number, total: number) =>
     `lines ${from}-${to} of ${total}; ${plural(total - to, "more line", "more lines")}, next offset ${to + 1}`,
   windowEnd: (from: number, to: number, total: number) => `lines ${from}-${to} of ${total}; end of file`,
-  wrote: (bytes: number, p: string) => `wrote ${plural(bytes, "byte", "bytes")} to ${p}`,
+  wrote: (bytes: number, p: string) => `wrote ${plural(bytes, "byte", "bytes")} to ${q(p)}`,
 
   // edit_file
   oldEmpty: () => "old must not be empty",
   oldEqualsNew: () => "old and new are identical",
-  noMatch: (p: string) => `old not found in ${p} (0 matches)`,
+  noMatch: (p: string) => `old not found in ${q(p)} (0 matches)`,
   manyMatches: (p: string, n: number) =>
-    `old matches ${n} times in ${p}; add surrounding text to make it unique, or set replace_all`,
-  replaced: (n: number, p: string) => `replaced ${plural(n, "occurrence", "occurrences")} in ${p}`,
+    `old matches ${n} times in ${q(p)}; add surrounding text to make it unique, or set replace_all`,
+  replaced: (n: number, p: string) => `replaced ${plural(n, "occurrence", "occurrences")} in ${q(p)}`,
 
   // read_image
-  imageType: (ext: string) => `unsupported image type "${ext}": read_image takes png, jpg, jpeg, gif, webp`,
-  imageContent: (p: string, expected: string) => `not a valid ${expected} image: ${p}`,
+  imageType: (ext: string) =>
+    `unsupported image type "${q(ext)}": read_image takes png, jpg, jpeg, gif, webp`,
+  imageContent: (p: string, expected: string) => `not a valid ${expected} image: ${q(p)}`,
 
   // run
   commandEmpty: () => "command is empty",

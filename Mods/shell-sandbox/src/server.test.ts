@@ -10,7 +10,7 @@ import { startRouter } from "@yui/router/src/router.ts";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IMAGE_TYPES } from "./files.ts";
-import { RUN_OUTPUT_CAP_BYTES, RUN_TIMEOUT_EXIT_CODE } from "./limits.ts";
+import { COMMAND_MAX_BYTES, RUN_OUTPUT_CAP_BYTES, RUN_TIMEOUT_EXIT_CODE } from "./limits.ts";
 import { msg } from "./messages.ts";
 import { type SandboxServer, startSandboxServer } from "./server.ts";
 import { processesAfterDeath, processesRunning, uniqueSleep } from "./testing/proc.ts";
@@ -184,6 +184,36 @@ describe("shell-sandbox over MCP", () => {
         msg.symlinkEscapes("planted-dir/x.png"),
       );
       expect(await readFile(path.join(outside, "secret.txt"), "utf8")).toBe("secret\n");
+    });
+  });
+
+  describe("a huge bad input", () => {
+    it("is quoted in the error text by its first 200 characters and its length, never whole", async () => {
+      const escaping = `../${"a".repeat(1_000_000)}`;
+      const cut = `../${"a".repeat(197)}…(1000003 characters)`;
+      await expectToolError("read_file", { path: escaping }, `path escapes the workspace: ${cut}`);
+      await expectToolError(
+        "write_file",
+        { path: escaping, content: "x" },
+        `path escapes the workspace: ${cut}`,
+      );
+      const long = "b".repeat(1_000_000);
+      const r = await call("read_file", { path: long });
+      expect(r.isError).toBe(true);
+      expect(texts(r)).toEqual([`cannot access ${"b".repeat(200)}…(1000000 characters): ENAMETOOLONG`]);
+      await expectToolError(
+        "read_image",
+        { path: `x.${long}` },
+        `unsupported image type ".${"b".repeat(199)}…(1000001 characters)": read_image takes png, jpg, jpeg, gif, webp`,
+      );
+      const edit = await call("edit_file", { path: `d/${long}`, old: "a", new: "b" });
+      expect(texts(edit).join("").length).toBeLessThan(300);
+    });
+
+    it("of a command over the kernel's argument limit answers a tool error saying to use a script file", async () => {
+      const r = await call("run", { command: `echo ${"x".repeat(200_000)}` });
+      expect(r.isError).toBe(true);
+      expect(texts(r)).toEqual([msg.commandTooLong(200_005, COMMAND_MAX_BYTES)]);
     });
   });
 

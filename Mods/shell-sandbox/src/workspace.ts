@@ -3,6 +3,7 @@
 // unrestricted by design; this keeps the file tools from being the easier way out.
 import { realpath, stat } from "node:fs/promises";
 import path from "node:path";
+import { quoteInput } from "@yui/mod-kit";
 import { type FileAccess, localAccess } from "./fs/access.ts";
 import { msg, ToolError } from "./messages.ts";
 
@@ -37,9 +38,10 @@ export class Workspace {
     try {
       real = await realpath(root);
     } catch (e) {
-      throw new Error(`workspace ${root} cannot be used: ${errCode(e)}`);
+      throw new Error(`workspace ${quoteInput(root)} cannot be used: ${errCode(e)}`);
     }
-    if (!(await stat(real)).isDirectory()) throw new Error(`workspace ${root} is not a directory`);
+    if (!(await stat(real)).isDirectory())
+      throw new Error(`workspace ${quoteInput(root)} is not a directory`);
     return new Workspace(root, real, access);
   }
 
