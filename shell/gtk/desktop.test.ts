@@ -359,4 +359,31 @@ describe("the Linux shell on an X desktop with a compositor", () => {
     expect(share).toBeLessThan(0.6);
     writeFileSync(join(SHOTS, "two-characters.png"), shot.png);
   });
+
+  it("keeps her on a visible monitor when the monitors change", async () => {
+    const yui = await windowOf("Yui");
+    const mio = await windowOf("Mio");
+    expect(messages.filter((m) => m.type === "mapped" && m.id === "yui").at(-1)).toMatchObject({
+      monitor: 0,
+    });
+    // The screen shrinks to 800×600 (RandR): her window's centre is off every work area, Mio's is not.
+    await desk.x("xrandr", ["--fb", "800x600"]).catch(() => "");
+    await waitFor("the new monitor", async () =>
+      messages.some(
+        (m) =>
+          m.type === "monitors" &&
+          m.monitors.length === 1 &&
+          m.monitors[0]!.geometry.width === 800 &&
+          m.monitors[0]!.workarea.height === 600,
+      ),
+    );
+    const moved = await waitFor("her window moved into the work area", async () => {
+      const w = await windowOf("Yui");
+      return w.x !== yui.x ? w : undefined;
+    });
+    // Moved whole into the work area: 800 - 360 across, 600 - 560 down.
+    expect(moved).toMatchObject({ x: 440, y: 40 });
+    expect(await windowOf("Mio")).toMatchObject({ x: mio.x, y: mio.y });
+    writeFileSync(join(SHOTS, "monitor-changed.png"), (await desk.screenshot()).png);
+  });
 });

@@ -62,8 +62,8 @@ function geometry(entry) {
   const [width, height] = entry.win.get_size();
   const gw = entry.win.get_window();
   const mon = gw ? display.get_monitor_at_window(gw) : null;
-  const list = monitors();
-  const index = mon ? list.findIndex((m) => m.name === (mon.get_model() ?? "")) : -1;
+  let index = -1;
+  for (let i = 0; i < display.get_n_monitors(); i++) if (display.get_monitor(i) === mon) index = i;
   return { x, y, width, height, monitor: index };
 }
 
