@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { sendJson } from "./body.ts";
 
 // The only names the spec accepts as loopback. Deliberately not "any 127.0.0.0/8 address": the spec
 // lists names, and a DNS-rebinding attack always arrives with the attacker's name in Host.
@@ -53,17 +54,8 @@ export const GUARD_REFUSALS = {
 
 /** Answers a refusal as a JSON-RPC error body (what an MCP client expects to parse). */
 function refuse(res: ServerResponse, refusal: { status: number; message: string }): void {
-  const body = JSON.stringify({
-    jsonrpc: "2.0",
-    error: { code: -32000, message: refusal.message },
-    id: null,
-  });
-  res.writeHead(refusal.status, {
-    "content-type": "application/json",
-    "content-length": Buffer.byteLength(body),
-    connection: "close",
-  });
-  res.end(body);
+  const body = { jsonrpc: "2.0", error: { code: -32000, message: refusal.message }, id: null };
+  sendJson(res, refusal.status, body, { connection: "close" });
 }
 
 /** node:http guard: answers 421 (bad Host) / 403 (bad Origin) and returns false; true when the request may go on. */
