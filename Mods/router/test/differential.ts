@@ -148,7 +148,7 @@ export async function exchange(
 export async function startReference() {
   const rec = await recordingServer();
   return {
-    async run(parts: Buffer[], timeoutMs = 3000): Promise<Outcome> {
+    async run(parts: Buffer[], timeoutMs = 10_000): Promise<Outcome> {
       rec.reset();
       const sent = await exchange(rec.port, parts, timeoutMs);
       const seen = await rec.collect(timeoutMs);
@@ -167,7 +167,7 @@ export async function startRouted() {
   });
   return {
     router,
-    async run(parts: Buffer[], timeoutMs = 3000): Promise<Outcome> {
+    async run(parts: Buffer[], timeoutMs = 10_000): Promise<Outcome> {
       rec.reset();
       const sent = await exchange(router.port, parts, timeoutMs);
       const seen = await rec.collect(timeoutMs);
@@ -222,6 +222,17 @@ export function disagreement(ref: Outcome, routed: Outcome): string | undefined 
   if (routed.hung) return "the router left the connection or a request to the mod hanging";
   const badUpstream = routed.errors.filter((e) => !ABORTED.has(e));
   if (badUpstream.length) return `the upstream's llhttp refused what the router forwarded: ${badUpstream}`;
+  // The router's answers in order (1xx aside): the mod's 200 for each request it got whole, the router's own
+  // 404 for a target it does not route, or a refusal, after which nothing may follow on that connection.
+  const answers = statuses(routed.answer).filter((s) => s >= 200);
+  const refusal = answers.findIndex((s) => s >= 400 && s !== 404);
+  if (refusal >= 0 && refusal < answers.length - 1) {
+    return `the router answered ${answers.slice(refusal + 1)} after refusing with ${answers[refusal]}`;
+  }
+  const whole = got.filter((r) => r.complete).length;
+  if (answers.filter((s) => s === 200).length !== whole) {
+    return `the router answered ${answers} for ${whole} requests the mod got whole`;
+  }
   if (got.length > expected.length) {
     return `the router forwarded ${got.length} requests, llhttp framed ${expected.length}`;
   }
