@@ -1,4 +1,6 @@
-import type { Cue } from "./frames.ts";
+import type { EngineEvent } from "../stream/types.ts";
+import { GENERATE_EXPRESS } from "../tools/express.ts";
+import type { Cue, SegmentFrame } from "./frames.ts";
 
 /** A piece of a segment in play order: text, or a cue that plays between texts. */
 export type SegmentPiece = { kind: "text"; text: string } | { kind: "cue"; cue: Omit<Cue, "at"> };
@@ -26,4 +28,32 @@ export function placeCues(text: string, cues: readonly Cue[] = []): SegmentPiece
   }
   if (from < points.length) out.push({ kind: "text", text: points.slice(from).join("") });
   return out;
+}
+
+/**
+ * The segment player: one segment frame as the engine events it plays, for a turn whose text so far is
+ * `before` (text deltas, render marked; each cue as a generate_express cue at its offset in the turn's text).
+ */
+export function playSegment(frame: SegmentFrame, before: string): { events: EngineEvent[]; text: string } {
+  let text = before;
+  const events: EngineEvent[] = [];
+  for (const piece of placeCues(frame.text, frame.cues)) {
+    if (piece.kind === "text") {
+      text += piece.text;
+      events.push({
+        type: "text",
+        delta: piece.text,
+        ...(frame.kind === "render" ? { render: true as const } : {}),
+      });
+    } else {
+      events.push({
+        type: "cue",
+        call_id: `${frame.turn_id}:cue`,
+        name: GENERATE_EXPRESS,
+        arguments: piece.cue as Record<string, unknown>,
+        offset: text.length,
+      });
+    }
+  }
+  return { events, text };
 }

@@ -78,3 +78,26 @@ function withWait(run: Promise<ToolResult>, waitMs: number): Promise<ToolResult>
   });
   return Promise.race([run, timeout]).finally(() => clearTimeout(timer));
 }
+
+/** At most this many results wait for a reconnect; the oldest goes first. */
+export const MAX_HELD_RESULTS = 64;
+/** A held result older than this is not sent. */
+export const HELD_RESULT_MS = 5 * 60_000;
+
+/**
+ * tool_result frames of calls that finished while the connection was down, sent right after the next
+ * welcome in the order the calls finished (docs/push-transport.md, "A call in flight when the connection drops").
+ */
+export class HeldResults {
+  private readonly held: { frame: ClientFrame; at: number }[] = [];
+
+  hold(frame: ClientFrame, now: number): void {
+    this.held.push({ frame, at: now });
+    if (this.held.length > MAX_HELD_RESULTS) this.held.shift();
+  }
+
+  /** Takes every result still fresh at `now`, oldest first, and forgets the rest. */
+  drain(now: number): ClientFrame[] {
+    return this.held.splice(0).flatMap((h) => (now - h.at <= HELD_RESULT_MS ? [h.frame] : []));
+  }
+}
