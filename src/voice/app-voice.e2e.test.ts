@@ -9,10 +9,11 @@ import { type SpeechServer, startSpeechServer } from "../../host/voice/testing.t
 import {
   chatStream,
   type ScriptedBackend,
+  sse,
   startScriptedBackend,
 } from "../../tools/scripted-backend/server.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tools/testing/chromium.ts";
-import { savePreset } from "../app/presets/presets.ts";
+import { getPreset, savePreset } from "../app/presets/presets.ts";
 import { ELEVENLABS_V3_TAGS } from "./engines.ts";
 import { VOICE_KEYS } from "./settings.ts";
 
@@ -59,9 +60,9 @@ afterAll(async () => {
   rmSync(out, { recursive: true, force: true });
 });
 
-async function open(view: string): Promise<Page> {
+async function open(view: string, stage = false): Promise<Page> {
   const page = await browser.newPage();
-  await page.goto(`${host.url}?view=${view}&stage=off`);
+  await page.goto(`${host.url}?view=${view}${stage ? "" : "&stage=off"}`);
   await page.waitForFunction(() => document.body.dataset.ready === "true");
   return page;
 }
@@ -105,6 +106,98 @@ describe("voice in the app", () => {
     expect(await panel.getByTestId("voice-note").count()).toBe(0);
     await page.close();
   }, 90_000);
+
+  it("on the stage: the cue lands on its sentence, the mouth moves with the sound and rests after", async () => {
+    const page = await open("main", true);
+    const panel = page.getByTestId("panel-yui");
+    type Probe = { emotion: string | null; mouth: number; mark: string | null };
+    const probe = () =>
+      page.evaluate((): Probe => {
+        const stage = (
+          window as unknown as {
+            __yuiStage?: { inspect(): { emotion: string | null; expressions: Record<string, number> } };
+          }
+        ).__yuiStage;
+        const i = stage?.inspect();
+        const e = i?.expressions ?? {};
+        return {
+          emotion: i?.emotion ?? null,
+          mouth: Math.max(...["aa", "ih", "ou", "ee", "oh"].map((k) => e[k] ?? 0)),
+          mark: document.querySelector("mark[data-testid=speaking]")?.textContent ?? null,
+        };
+      });
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { __yuiStage?: { inspect(): { loaded: string | null } } }).__yuiStage?.inspect()
+          .loaded,
+      null,
+      { timeout: 60_000 },
+    );
+    // Responses places the cue where the call arrives: after the first sentence, so it belongs to the second.
+    savePreset(host.store, {
+      ...getPreset(host.store, "yui")!,
+      backend: { transport: "responses", base_url: backend.url },
+    });
+    const call = { type: "function_call", id: "fc_e1", call_id: "e1", name: "generate_express" };
+    const args = JSON.stringify({ emotion_id: "happy" });
+    backend.enqueue({
+      body: sse(
+        {
+          event: "response.created",
+          data: { type: "response.created", response: { id: "r1", status: "in_progress" } },
+        },
+        ...[
+          {
+            type: "response.output_text.delta",
+            output_index: 0,
+            content_index: 0,
+            delta: "Hello there, my friend. ",
+          },
+          { type: "response.output_item.added", output_index: 1, item: { ...call, arguments: "" } },
+          {
+            type: "response.function_call_arguments.done",
+            item_id: "fc_e1",
+            output_index: 1,
+            arguments: args,
+          },
+          { type: "response.output_item.done", output_index: 1, item: { ...call, arguments: args } },
+          {
+            type: "response.output_text.delta",
+            output_index: 2,
+            content_index: 0,
+            delta: "It is so good to see you again today.",
+          },
+          { type: "response.completed", response: { id: "r1", status: "completed", output: [] } },
+        ].map((e) => ({ event: e.type, data: e })),
+      ),
+    });
+    await panel.getByTestId("input").fill("Hi");
+    await panel.getByTestId("input").press("Enter");
+    const seen: Probe[] = [];
+    const deadline = Date.now() + 30_000;
+    while (Date.now() < deadline) {
+      const p = await probe();
+      seen.push(p);
+      if (seen.some((x) => x.emotion === "happy") && p.mark === null && p.mouth === 0) break;
+      await page.waitForTimeout(30);
+    }
+    const firstHappy = seen.find((x) => x.emotion === "happy")!;
+    expect(firstHappy).toBeDefined();
+    // Happy came with the second sentence's audio, not while the first was spoken.
+    expect(seen.some((x) => x.mark === "Hello there, my friend." && x.emotion !== "happy")).toBe(true);
+    expect(seen.filter((x) => x.mark === "Hello there, my friend.").every((x) => x.emotion !== "happy")).toBe(
+      true,
+    );
+    expect(firstHappy.mark).toBe("It is so good to see you again today.");
+    // The mouth moved while she spoke and rests shut after.
+    expect(Math.max(...seen.filter((x) => x.mark).map((x) => x.mouth))).toBeGreaterThan(0.1);
+    expect(seen.at(-1)!.mouth).toBe(0);
+    savePreset(host.store, {
+      ...getPreset(host.store, "yui")!,
+      backend: { transport: "chat", base_url: backend.url },
+    });
+    await page.close();
+  }, 120_000);
 
   it("Stop silences her mid-speech; quick controls mute every voice and turn one character's off", async () => {
     const page = await open("main");
