@@ -1,10 +1,11 @@
 // The real command line as a child process: what an operator (or the container's CMD) starts.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, realpath, rm } from "node:fs/promises";
+import { type AddressInfo, createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { connectClient } from "@yui/mod-kit";
+import { connectClient, LAUNCH_MESSAGES } from "@yui/mod-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_PORT, NO_SANDBOX_WARNING, WORKSPACE_ENV } from "./config.ts";
 
@@ -39,7 +40,7 @@ function servedUrl(child: ChildProcess): Promise<string> {
     let out = "";
     child.stdout?.on("data", (c: Buffer) => {
       out += c;
-      const m = /serving (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out);
+      const m = /^\[shell-sandbox\] MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)/.exec(out);
       if (m?.[1]) resolve(m[1]);
     });
     child.on("exit", () => reject(new Error("exited before serving")));
@@ -101,7 +102,7 @@ describe("the shell-sandbox command", () => {
       expect(code).toBe(1);
       expect(stdout).toBe("");
       expect(stderr).toMatch(
-        /^error: the default sandbox, bwrap, cannot work here: bwrap: .+\. Commands would run with no boundary: fix that, or start with --sandbox none to accept it\n$/,
+        /^error: shell-sandbox cannot start: the default sandbox, bwrap, cannot work here, and commands would run with no boundary: fix that, or start with --sandbox none to accept it\. Why: bwrap: .+\n$/,
       );
     },
     SPAWN_TIMEOUT,
@@ -162,6 +163,24 @@ describe("the shell-sandbox command", () => {
       const { code, stderr } = await collect(start(["--port", "0"]));
       expect(code).toBe(2);
       expect(stderr).toContain(`error: no workspace: pass --workspace DIR or set ${WORKSPACE_ENV}`);
+    },
+    SPAWN_TIMEOUT,
+  );
+
+  it.concurrent(
+    "ends with one clear line and exit status 1 when its port is taken",
+    async () => {
+      const taken = createServer();
+      await new Promise<void>((resolve) => taken.listen(0, "127.0.0.1", resolve));
+      const port = (taken.address() as AddressInfo).port;
+      try {
+        const { code, stdout, stderr } = await collect(start(["--workspace", ws, "--port", String(port)]));
+        expect(code).toBe(1);
+        expect(stdout).toBe("");
+        expect(stderr).toBe(`${LAUNCH_MESSAGES.portInUse(port)}\n`);
+      } finally {
+        taken.close();
+      }
     },
     SPAWN_TIMEOUT,
   );

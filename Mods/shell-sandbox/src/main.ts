@@ -1,6 +1,10 @@
 #!/usr/bin/env -S npx tsx
-// The shell-sandbox mod's command line: `tsx src/main.ts --workspace DIR [--port N] [--sandbox bwrap|none]`.
-import { NO_SANDBOX_WARNING, parseConfig, USAGE } from "./config.ts";
+// The shell-sandbox mod's command line:
+//   tsx src/main.ts --workspace DIR [--port N] [--sandbox bwrap|none] [--network pasta|none] [--env NAME]...
+// Started through the kit's launchMod: one listening line, a start failure as one stderr line and
+// exit status 1 (a taken port included), SIGINT/SIGTERM close the server (every command is ended).
+import { launchMod } from "@yui/mod-kit";
+import { DEFAULT_PORT, NO_SANDBOX_WARNING, parseConfig, USAGE } from "./config.ts";
 import { startSandboxServer } from "./server.ts";
 
 const argv = process.argv.slice(2);
@@ -19,27 +23,29 @@ try {
 
 if (cfg.sandbox === "none" && !cfg.container) process.stderr.write(`[shell-sandbox] ${NO_SANDBOX_WARNING}\n`);
 
-try {
-  const server = await startSandboxServer(cfg);
-  const published = cfg.container ? ` (published as port ${server.port} of the container)` : "";
-  process.stdout.write(
-    `[shell-sandbox] serving ${server.url}${published}; workspace ${server.workspace.realRoot}; sandbox ${cfg.sandbox}\n`,
-  );
-  let closing = false;
-  const stop = () => {
-    if (closing) return;
-    closing = true;
-    // Kills every running command's process group before the port closes.
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  process.on("SIGINT", stop);
-  process.on("SIGTERM", stop);
-} catch (e) {
-  const err = e as NodeJS.ErrnoException;
-  const why = err.code === "EADDRINUSE" ? `port ${cfg.port} is already in use` : err.message;
-  process.stderr.write(`error: ${why}\n`);
-  process.exit(1);
-}
+// launchMod installs its SIGINT/SIGTERM handlers just after the listening line; a signal sent the
+// moment that line is read must not kill the process outright in between, so one is caught here
+// until then and acted on once the server is in hand.
+let early: NodeJS.Signals | undefined;
+const catchEarly = (signal: NodeJS.Signals) => {
+  early = signal;
+};
+process.on("SIGINT", catchEarly);
+process.on("SIGTERM", catchEarly);
+
+await launchMod({
+  name: "shell-sandbox",
+  defaultPort: DEFAULT_PORT,
+  argv,
+  start: (port) => startSandboxServer({ ...cfg, port }),
+  detail: (s) =>
+    [
+      ...(cfg.container ? [`published as port ${s.port} of the container`] : []),
+      `workspace ${s.workspace.realRoot}`,
+      `sandbox ${cfg.sandbox}`,
+      ...(cfg.sandbox === "bwrap" ? [`network ${cfg.network ?? "pasta"}`] : []),
+    ].join("; "),
+});
+process.off("SIGINT", catchEarly);
+process.off("SIGTERM", catchEarly);
+if (early) process.emit(early, early);

@@ -57,8 +57,8 @@ export async function bwrapProblem(
 
 /** The start-up refusal when bwrap was asked for (or is the default) and cannot work. */
 export const bwrapRefusal = (why: string, explicit: boolean): string =>
-  `${explicit ? "--sandbox bwrap" : "the default sandbox, bwrap,"} cannot work here: ${why}. ` +
-  "Commands would run with no boundary: fix that, or start with --sandbox none to accept it";
+  `${explicit ? "--sandbox bwrap" : "the default sandbox, bwrap,"} cannot work here, and commands would run ` +
+  `with no boundary: fix that, or start with --sandbox none to accept it. Why: ${why}`;
 
 /** Starts the mod; throws an Error with a printable message when the workspace, port or sandbox fails. */
 export async function startSandboxServer(cfg: Config, opts: StartOptions = {}): Promise<SandboxServer> {
