@@ -1,15 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createNodeWindow } from "../../../host/chat/node-window.ts";
+import { nodeConnect } from "../../../host/push-socket.ts";
+import { type PushBackend, startPushBackend } from "../../../tools/push-backend/server.ts";
 import {
   responsesStream,
   type ScriptedBackend,
   startScriptedBackend,
 } from "../../../tools/scripted-backend/server.ts";
+import { createPushClient, type PushClient } from "../../io/chat/push/client.ts";
 import { createChatEngine } from "../../io/chat/stream/engine.ts";
 import type { KeyValue } from "../presets/presets.ts";
 import { DEFAULT_VOCABULARY } from "../vocabulary/vocabulary.ts";
 import { Addressing } from "./addressing.ts";
-import { createWireDispatcher } from "./wire-dispatcher.ts";
+import { type BackendCaller, buildTurnRegistry, createWireDispatcher } from "./wire-dispatcher.ts";
 
 function memoryKv(init: Record<string, unknown> = {}): KeyValue {
   const data = new Map<string, unknown>(Object.entries(init));
@@ -82,5 +85,92 @@ describe("the client context describes the tools the request declares", () => {
     expect(direct.context).toMatch(
       /^\[client context\]\ntime: .*\ntool switches: relations=on, browser=on, screen=off\nrelation: user neutral$/,
     );
+  });
+});
+
+describe("on push the tools are declared at hello, not per turn", () => {
+  let push: PushBackend | undefined;
+  let client: PushClient | undefined;
+  afterEach(async () => {
+    client?.close();
+    await push?.close();
+  });
+
+  /** main's window on a push client, as `yui chat` and the page wire it; counts the window's tool builds. */
+  async function pushTurn(withDeclared: boolean) {
+    push = await startPushBackend({
+      onTurn: (t) => {
+        t.segment("hello");
+        t.end();
+      },
+    });
+    const kv = memoryKv({
+      "yui.presets": [preset("yui", "YUI"), preset("aoi", "Aoi")],
+      "yui.presets.active": "yui",
+      "yui.relations": { enabled: true },
+      "yui.browser": { enabled: false },
+    });
+    const win = createNodeWindow({
+      kv,
+      kind: "main",
+      presetId: "yui",
+      addressing: new Addressing({ self: { id: "yui", name: "YUI" } }),
+      invoke: async () => "unused",
+    });
+    let builds = 0;
+    const windowTools = () => {
+      builds++;
+      return win.tools();
+    };
+    const c = createPushClient({
+      url: push.url,
+      connect: nodeConnect,
+      hello: async () => ({
+        preset: { id: "yui", name: "YUI" },
+        window: "main",
+        tools: await buildTurnRegistry({ vocabulary: () => DEFAULT_VOCABULARY, windowTools }),
+      }),
+    });
+    client = c;
+    c.start();
+    await push.connected(1);
+    const caller: BackendCaller = {
+      runTurn: (i) => c.runTurn({ ...i, context: i.context ?? "" }),
+      ...(withDeclared ? { declaredTools: () => c.declaredTools() } : {}),
+    };
+    const dispatcher = createWireDispatcher({
+      caller,
+      presetId: "yui",
+      vocabulary: () => DEFAULT_VOCABULARY,
+      windowTools,
+      switches: () => win.switches(),
+      contextLines: (tools) => win.contextLines(tools),
+      now: () => new Date("2026-12-01T12:00:00Z"),
+      timeZone: "UTC",
+    });
+    const before = builds;
+    const end = await dispatcher.runTurn({ text: "hi" });
+    expect(end.outcome).toBe("spoken");
+    const turn = push.frames.find((f) => f.frame.type === "turn")!.frame;
+    const result = { context: turn.context, buildsInTurn: builds - before, hello: push.hellos[0]!.tools };
+    c.close();
+    await push.close();
+    client = undefined;
+    push = undefined;
+    return result;
+  }
+
+  it("a turn builds no registry of its own, and its context, describing hello's tools, is the one sent before", async () => {
+    const declared = await pushTurn(true);
+    expect(declared.buildsInTurn).toBe(0);
+    expect(declared.context).toBe(
+      "[client context]\ntime: 2026-12-01 12:00 Tue (UTC)\ntool switches: relations=on, browser=off, screen=off\nrelation: user neutral",
+    );
+    // The control: a caller that declares per turn builds the window's tools for the turn, and the backend
+    // receives the same hello and the same turn context either way.
+    const perTurn = await pushTurn(false);
+    expect(perTurn.buildsInTurn).toBe(1);
+    expect(perTurn.context).toBe(declared.context);
+    expect(perTurn.hello).toEqual(declared.hello);
   });
 });

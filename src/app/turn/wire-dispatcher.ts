@@ -1,6 +1,8 @@
 /**
- * Runs one turn of a window over a request transport: builds the registry from the vocabulary and the
- * window's tools loaded at this moment, builds the client context, and hands both to the engine.
+ * Runs one turn of a window: on a request transport, builds the registry from the vocabulary and the window's
+ * tools loaded at this moment, builds the client context, and hands both to the engine. On push the tools are
+ * declared once per connection, in hello (docs/push-transport.md): the turn builds no registry and its context
+ * describes the tools that hello declared.
  */
 import type { EngineEvent, TurnEnd, TurnInput } from "../../io/chat/stream/types.ts";
 import { type ClientTool, createClientTools } from "../../io/chat/tools/client-tools.ts";
@@ -11,6 +13,11 @@ import { buildClientContext, timeLine, toolSwitchesLine } from "./client-context
 /** The backend caller: the request engine, or the push client's adapter. */
 export interface BackendCaller {
   runTurn(input: TurnInput): Promise<TurnEnd>;
+  /**
+   * A caller that declares its tools per connection rather than per turn (push: hello.tools) gives them here;
+   * the turn then builds no registry of its own, and its context describes these.
+   */
+  declaredTools?(): Promise<readonly ClientTool[]>;
 }
 
 export interface WireDispatcherDeps {
@@ -50,7 +57,9 @@ export function createWireDispatcher(deps: WireDispatcherDeps) {
   const timeZone = deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   return {
     async runTurn(input: DispatchInput): Promise<TurnEnd> {
-      const tools = await buildTurnRegistry(deps);
+      const tools = deps.caller.declaredTools
+        ? [...(await deps.caller.declaredTools())]
+        : await buildTurnRegistry(deps);
       const switches = await deps.switches();
       // The context describes the tools the request declares: the engine passes the ones it declares (none
       // when the deprecated broker owns the tools), so no tool switches: or relation: line names a tool the

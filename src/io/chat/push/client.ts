@@ -124,6 +124,8 @@ export function createPushClient(opts: PushClientOptions) {
   let socket: PushSocket | null = null;
   /** The hello of the connection being made, and the tools it declares (the consumer's registry). */
   let hello: ClientFrame | null = null;
+  /** The hello being built now (state connecting). */
+  let building: Promise<unknown> | null = null;
   let declared = { tools: new Map<string, ClientTool>() as ReadonlyMap<string, ClientTool>, presetId: "" };
   const outbox: ClientFrame[] = [];
   const held = new HeldResults();
@@ -227,10 +229,14 @@ export function createPushClient(opts: PushClientOptions) {
   /** Builds this connection's hello: the window's tools read now (a preset opened meanwhile is in the enums). */
   async function buildHello(): Promise<void> {
     let info: HelloInfo;
+    const pending = (async () => opts.hello())();
+    building = pending;
     try {
-      info = await opts.hello();
+      info = await pending;
     } catch (e) {
       return dispatch({ type: "connect_failed", error: (e as Error).message });
+    } finally {
+      if (building === pending) building = null;
     }
     if (conn.state !== "connecting") return;
     const tools = pushDeclared(info.tools);
@@ -274,6 +280,16 @@ export function createPushClient(opts: PushClientOptions) {
     /** Runs one turn the client starts; resolves at its end. Never throws. */
     runTurn(input: PushTurnInput): Promise<TurnEnd> {
       return turns.run(input);
+    },
+    /**
+     * The tools the backend may call: hello.tools of the latest hello (waiting for the one being built), without
+     * generate_express. A turn's client context describes these (wire-dispatcher.ts), not a registry of its own.
+     */
+    async declaredTools(): Promise<ClientTool[]> {
+      if (building) await building.catch(() => {});
+      // Before the first hello: the tools the first hello will declare.
+      if (!hello) return pushDeclared((await opts.hello()).tools);
+      return [...declared.tools.values()];
     },
     /** Whether the connection is open and welcomed. */
     isOpen: () => conn.state === "ready",
