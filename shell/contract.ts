@@ -43,7 +43,16 @@ export interface OpenWindow {
 }
 
 /** What her menu (a right-click on her) offers; the host decides what each does. */
-export const MENU_ACTIONS = ["chat", "settings", "quick", "reset-position", "click-through", "quit"] as const;
+export const MENU_ACTIONS = [
+  "chat",
+  "settings",
+  "quick",
+  "hide",
+  "show",
+  "reset-position",
+  "click-through",
+  "quit",
+] as const;
 
 /** Host → shell. */
 export type HostToShell =
@@ -53,6 +62,8 @@ export type HostToShell =
   | { type: "title"; id: string; title: string }
   /** Off: the whole window takes input (the way back when the silhouette is wrong). */
   | { type: "click-through"; id: string; enabled: boolean }
+  /** Hide or show a window (the tray's "Hide characters" / "Show characters"). */
+  | { type: "visible"; id: string; visible: boolean }
   | { type: "quit" };
 
 const WindowGeometry = {
@@ -73,6 +84,8 @@ export const ShellToHostSchema = z.discriminatedUnion("type", [
     shell: z.string(),
     compositor: z.boolean(),
     wayland: z.boolean(),
+    /** Whether a tray icon with YUI's menu was created (StatusNotifierItem or XEmbed). */
+    tray: z.boolean().optional(),
     monitors: z.array(MonitorSchema),
   }),
   z.object({ type: z.literal("monitors"), monitors: z.array(MonitorSchema) }),
@@ -83,7 +96,7 @@ export const ShellToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("shape"), id: z.string(), rects: z.number().int() }),
   /** The user started dragging her; the window manager moves the window. */
   z.object({ type: z.literal("drag"), id: z.string() }),
-  /** The user chose an entry of her menu. */
+  /** The user chose an entry of her menu (`id` her window) or of the tray's (`id` ""). */
   z.object({ type: z.literal("menu"), id: z.string(), action: z.enum(MENU_ACTIONS) }),
   /** The user closed the window. */
   z.object({ type: z.literal("closed"), id: z.string() }),

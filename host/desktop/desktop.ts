@@ -104,12 +104,15 @@ export function startDesktop(opts: {
           ...WINDOW_SIZE,
           ...initialPlace(placed++, monitors),
         });
+        if (hidden) shell.send({ type: "visible", id: w.id, visible: false });
       }
     }
   };
 
   // Click-through per character window (on unless the user turned it off from her menu).
   const clickThroughOff = new Set<string>();
+  // The tray's "Hide characters": windows opened meanwhile open hidden too.
+  let hidden = false;
   const onMenu = (id: string, action: MenuAction) => {
     if (action === "quit") return opts.onQuit();
     if (action === "chat" || action === "settings" || action === "quick") {
@@ -124,15 +127,26 @@ export function startDesktop(opts: {
       });
       return;
     }
-    if (!shown.has(id)) return;
+    if (action === "hide" || action === "show") {
+      hidden = action === "hide";
+      for (const w of shown.keys()) shell.send({ type: "visible", id: w, visible: !hidden });
+      return;
+    }
+    // From the tray (id ""): every character window; from her menu: hers.
+    const ids = id === "" ? [...shown.keys()] : shown.has(id) ? [id] : [];
     if (action === "reset-position") {
-      const at = initialPlace([...shown.keys()].indexOf(id), monitors);
-      if (at) shell.send({ type: "move", id, ...at });
+      for (const w of ids) {
+        const at = initialPlace([...shown.keys()].indexOf(w), monitors);
+        if (at) shell.send({ type: "move", id: w, ...at });
+      }
     } else if (action === "click-through") {
-      const off = !clickThroughOff.has(id);
-      if (off) clickThroughOff.add(id);
-      else clickThroughOff.delete(id);
-      shell.send({ type: "click-through", id, enabled: !off });
+      // The tray turns it off everywhere while any window has it on, else on everywhere.
+      const off = ids.some((w) => !clickThroughOff.has(w));
+      for (const w of ids) {
+        if (off) clickThroughOff.add(w);
+        else clickThroughOff.delete(w);
+        shell.send({ type: "click-through", id: w, enabled: !off });
+      }
     }
   };
 

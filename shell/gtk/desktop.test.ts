@@ -50,7 +50,8 @@ const preset = (id: string, name: string) => ({
   backend: { transport: "chat" as const, base_url: backend.url, model: "scripted-model" },
 });
 
-const windows = () => windowsOfClass(desk, "yui");
+// The tray icon (the XEmbed fallback, embedded in trayer) carries class yui too: a 24-pixel icon, not a window.
+const windows = async () => (await windowsOfClass(desk, "yui")).filter((w) => w.w > 64);
 const windowOf = async (title: string) => {
   const w = (await windows()).find((x) => x.title === title);
   if (!w) throw new Error(`no window titled ${title}`);
@@ -92,6 +93,27 @@ const START = { x: 1280 - 360 - 16, y: 800 - 560 - 16 };
 /** Her menu's entries, as Down presses from the top (separators are skipped). */
 const MENU = { chat: 1, settings: 2, quick: 3, reset: 4, clickThrough: 5, quit: 6 } as const;
 
+/** The tray menu's entries, as Down presses from the top. */
+const TRAY = {
+  chat: 1,
+  settings: 2,
+  quick: 3,
+  hide: 4,
+  show: 5,
+  reset: 6,
+  clickThrough: 7,
+  quit: 8,
+} as const;
+
+/** Where YUI's tray icon is (embedded in trayer): its centre. */
+async function trayIcon(): Promise<[number, number]> {
+  const tree = await desk.x("xwininfo", ["-root", "-tree"]);
+  const m = /\("yui" "yui"\)\s+(\d+)x(\d+)\+-?\d+\+-?\d+\s+\+(-?\d+)\+(-?\d+)/.exec(tree);
+  if (!m) throw new Error("no tray icon");
+  const [w, h, x, y] = m.slice(1).map(Number) as [number, number, number, number];
+  return [x + Math.floor(w / 2), y + Math.floor(h / 2)];
+}
+
 /** Right-clicks at (x, y), waits for her menu (a gjs popup), and chooses the `downs`-th entry. */
 async function fromHerMenu(x: number, y: number, downs: number): Promise<void> {
   await desk.x("xdotool", ["mousemove", String(x), String(y), "click", "3"]);
@@ -128,6 +150,20 @@ beforeAll(async () => {
     clicks,
   ]);
   await waitFor("the xterm", async () => existsSync(clicks));
+  // A system tray (XEmbed) at the top right, for YUI's tray icon.
+  desk.start([
+    "trayer",
+    "--edge",
+    "top",
+    "--align",
+    "right",
+    "--widthtype",
+    "pixel",
+    "--width",
+    "120",
+    "--height",
+    "24",
+  ]);
   backend = await startScriptedBackend();
   const env: NodeJS.ProcessEnv = { ...desk.env, LIBGL_ALWAYS_SOFTWARE: "1" };
   delete env.OPENAI_BASE_URL;
@@ -358,6 +394,35 @@ describe("the Linux shell on an X desktop with a compositor", () => {
     expect(share).toBeGreaterThan(0.05);
     expect(share).toBeLessThan(0.6);
     writeFileSync(join(SHOTS, "two-characters.png"), shot.png);
+  });
+
+  it("has a tray icon whose menu resets her position, hides and shows the characters", async () => {
+    expect(messages.find((m) => m.type === "ready")).toMatchObject({ tray: true });
+    const icon = await waitFor("the tray icon", () => trayIcon());
+    // The host moves her (the contract's move), then the tray's Reset positions puts her back.
+    shell.send({ type: "move", id: "yui", x: 100, y: 100 });
+    await waitFor("her window moved", async () => (await windowOf("Yui")).x === 100);
+    await fromHerMenu(...icon, TRAY.reset);
+    await waitFor("her window back at its start", async () => {
+      const n = await windowOf("Yui");
+      return n.x === START.x && n.y === START.y;
+    });
+    await fromHerMenu(...icon, TRAY.hide);
+    await waitFor("both hidden", async () => (await windows()).length === 0);
+    await fromHerMenu(...icon, TRAY.show);
+    await waitFor(
+      "both shown",
+      async () =>
+        (await windows())
+          .map((w) => w.title)
+          .sort()
+          .join() === "Mio,Yui",
+    );
+    // Shown again, she takes clicks only on her silhouette: a transparent pixel still passes to the xterm.
+    const w = await windowOf("Yui");
+    const before = presses();
+    await click(w.x + 20, w.y + Math.round(w.h / 2));
+    await waitFor("the click in the xterm", async () => presses() === before + 1, 10_000);
   });
 
   it("keeps her on a visible monitor when the monitors change", async () => {

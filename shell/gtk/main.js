@@ -13,6 +13,15 @@ import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
 
 Gtk.init(null);
 
+// The tray icon: Ayatana AppIndicator (StatusNotifierItem where the desktop has a host for it, an XEmbed
+// tray icon where it has a system tray), when its typelib is installed.
+let AppIndicator = null;
+try {
+  AppIndicator = (await import("gi://AyatanaAppIndicator3?version=0.1")).default;
+} catch {
+  AppIndicator = null;
+}
+
 const stdout = new Gio.DataOutputStream({
   base_stream: new Gio.UnixOutputStream({ fd: 1, close_fd: false }),
 });
@@ -266,6 +275,54 @@ function showMenu(id, entry, ev) {
   entry.menu = menu;
 }
 
+// ---- the tray ----
+let tray = null;
+function trayMenu() {
+  const menu = new Gtk.Menu();
+  const item = (action, label) => {
+    const i = new Gtk.MenuItem({ label });
+    i.connect("activate", () => send({ type: "menu", id: "", action }));
+    menu.append(i);
+    return i;
+  };
+  item("chat", "Chat");
+  item("settings", "Settings");
+  item("quick", "Quick controls");
+  menu.append(new Gtk.SeparatorMenuItem());
+  item("hide", "Hide characters");
+  item("show", "Show characters");
+  item("reset-position", "Reset positions");
+  const ct = composited() ? item("click-through", "Turn click-through off") : null;
+  menu.append(new Gtk.SeparatorMenuItem());
+  item("quit", "Quit YUI");
+  menu.show_all();
+  return { menu, ct };
+}
+function startTray() {
+  if (!AppIndicator) {
+    log(
+      "no tray icon: install gir1.2-ayatanaappindicator3-0.1; her menu (right-click on her) has the same entries",
+    );
+    return;
+  }
+  const { menu, ct } = trayMenu();
+  const indicator = AppIndicator.Indicator.new(
+    "yui",
+    "face-smile",
+    AppIndicator.IndicatorCategory.APPLICATION_STATUS,
+  );
+  indicator.set_title("YUI");
+  indicator.set_status(AppIndicator.IndicatorStatus.ACTIVE);
+  indicator.set_menu(menu);
+  tray = { indicator, menu, ct };
+}
+/** The tray's click-through entry says what it will do: off while any character window has it on. */
+function refreshTray() {
+  if (!tray?.ct) return;
+  const on = [...windows.values()].some((e) => !e.ordinary && e.clickThrough);
+  tray.ct.set_label(on ? "Turn click-through off" : "Turn click-through on");
+}
+
 function close(id) {
   const e = windows.get(id);
   if (!e) return;
@@ -325,7 +382,14 @@ function handle(line) {
       if (e && !e.ordinary) {
         e.clickThrough = Boolean(m.enabled) && composited();
         applyShape(m.id);
+        refreshTray();
       }
+      break;
+    }
+    case "visible": {
+      const e = windows.get(m.id);
+      if (e && m.visible) e.win.show_all();
+      else e?.win.hide();
       break;
     }
     case "quit":
@@ -366,6 +430,14 @@ if (wayland) {
     "Wayland session: running through XWayland. Other apps' native Wayland windows cannot be listed or sat on.",
   );
 }
-send({ type: "ready", shell: "gtk", compositor: composited(), wayland, monitors: monitors() });
+startTray();
+send({
+  type: "ready",
+  shell: "gtk",
+  compositor: composited(),
+  wayland,
+  tray: Boolean(tray),
+  monitors: monitors(),
+});
 Gtk.main();
 send({ type: "exit" });
