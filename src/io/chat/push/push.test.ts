@@ -4,9 +4,11 @@ import { nodeConnect } from "../../../../host/push-socket.ts";
 import { type PushBackend, startPushBackend } from "../../../../tools/push-backend/server.ts";
 import type { KeyValue } from "../../../app/presets/presets.ts";
 import { Addressing } from "../../../app/turn/addressing.ts";
+import { DEFAULT_VOCABULARY } from "../../../app/vocabulary/vocabulary.ts";
 import type { EngineEvent } from "../stream/types.ts";
 import type { AvatarExecutor } from "../tools/avatar.ts";
 import type { ClientTool } from "../tools/client-tools.ts";
+import { createGenerateExpressTool } from "../tools/express.ts";
 import type { WindowKind } from "../tools/pet-window-tools.ts";
 import { createPushClient, helloTools, type PushClient, type PushConnectionEvent } from "./client.ts";
 import { placeCues } from "./segments.ts";
@@ -435,6 +437,73 @@ describe("push: connection", () => {
       code: "unsupported_version",
       message: "speaks v2 only",
     });
+  });
+});
+
+describe("push: the connection's states, end to end", () => {
+  const info = (tools: ClientTool[] = []) => ({ preset: { id: "yui", name: "YUI" }, window: "main", tools });
+
+  it("sends nothing but hello before welcome; no welcome in time closes and dials again with a fresh hello", async () => {
+    backend = await startPushBackend({ onHello: () => true });
+    const global: (EngineEvent | PushConnectionEvent)[] = [];
+    const c = createPushClient({
+      url: backend.url,
+      connect: nodeConnect,
+      hello: () => info(),
+      onEvent: (e) => global.push(e),
+      welcomeTimeoutMs: 100,
+      backoff: { baseMs: 20, capMs: 100, stableMs: 30_000 },
+    });
+    client = c;
+    c.start();
+    void c.runTurn({ text: "hi", context: "" });
+    await until(() => backend!.hellos.length >= 2);
+    expect(global).toContainEqual({
+      type: "connection",
+      state: "closed",
+      attempt: 0,
+      error: "no welcome within the timeout",
+    });
+    expect(backend.frames.map((f) => f.frame.type)).toEqual(backend.hellos.map(() => "hello"));
+    expect(c.isOpen()).toBe(false);
+  });
+
+  it("close() while the hello is being built dials nothing", async () => {
+    backend = await startPushBackend();
+    let release!: () => void;
+    const built = new Promise<void>((r) => {
+      release = r;
+    });
+    let dials = 0;
+    const c = createPushClient({
+      url: backend.url,
+      connect: (url, headers, h) => {
+        dials++;
+        return nodeConnect(url, headers, h);
+      },
+      hello: async () => {
+        await built;
+        return info();
+      },
+    });
+    client = c;
+    c.start();
+    c.close();
+    release();
+    // The hello resolves after close(): the client must not dial with it.
+    await built;
+    await new Promise((r) => setImmediate(r));
+    expect(dials).toBe(0);
+  });
+
+  it("declaredTools() waits for the hello being built and gives its tools without generate_express", async () => {
+    backend = await startPushBackend();
+    const { win, c } = setup({ extraTools: [createGenerateExpressTool(DEFAULT_VOCABULARY)] });
+    const names = (await c.declaredTools()).map((t) => t.name);
+    expect(names).toEqual(win.tools().map((t) => t.name));
+    expect(names).not.toContain("generate_express");
+    await backend.connected(1);
+    expect(names).toEqual((backend.hellos[0]!.tools as { name: string }[]).map((t) => t.name));
   });
 });
 
