@@ -17,9 +17,9 @@ import {
   sendJsonError,
 } from "@yui/mod-kit";
 import type { AvatarExecutor } from "../../src/io/chat/tools/avatar.ts";
+import { AGENT_NOTIFY_KEY, AgentNotifySchema } from "../../src/protocol/store-keys.ts";
 import { trackSockets } from "../net.ts";
 import type { Store } from "../store/store.ts";
-import { AGENT_NOTIFY_KEY, AgentNotifySchema } from "./agent-notify-key.ts";
 import {
   AVATAR_READS,
   type AvatarTimeouts,
@@ -38,7 +38,7 @@ import {
   parseSignal,
 } from "./signals.ts";
 
-export { AGENT_NOTIFY_KEY } from "./agent-notify-key.ts";
+export { AGENT_NOTIFY_KEY } from "../../src/protocol/store-keys.ts";
 export { DEFAULT_INGRESS_PORT, INGRESS_ERRORS, SIGNAL_EVENT } from "./messages.ts";
 export type { IngressSignal } from "./signals.ts";
 

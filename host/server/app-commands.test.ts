@@ -3,6 +3,11 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { savePreset } from "../../src/app/presets/presets.ts";
+import { COMMANDS } from "../../src/protocol/commands.ts";
+import { browserHostConfig, registerBrowserCommands } from "../browser/commands.ts";
+import { createCommandTable } from "../commands.ts";
+import { registerVoiceCommands } from "../voice/commands.ts";
+import { registerAppCommands } from "./app-commands.ts";
 import { type Host, startHost } from "./server.ts";
 import { bridgeClient } from "./testing.ts";
 
@@ -135,5 +140,25 @@ describe("the preset list's commands", () => {
       "the last preset cannot be removed",
     );
     expect((host.store.get("yui.presets") as { id: string }[]).map((p) => p.id)).toEqual(["yui"]);
+  });
+});
+
+describe("the command table", () => {
+  it("holds exactly the contract's commands (src/protocol/commands.ts)", async () => {
+    const table = createCommandTable();
+    const tmp = mkdtempSync(join(tmpdir(), "yui-commands-"));
+    try {
+      await registerAppCommands(table, {
+        store: host.store,
+        apiKey: () => undefined,
+        vocabularyFile: "",
+        browser: false,
+      });
+      registerVoiceCommands(table, host.store);
+      await registerBrowserCommands(table.register, browserHostConfig({ tmpDir: tmp }));
+    } finally {
+      rmSync(tmp, { recursive: true, force: true });
+    }
+    expect(table.names()).toEqual(Object.keys(COMMANDS).sort());
   });
 });

@@ -5,8 +5,6 @@
  */
 import { mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
-import { z } from "zod";
-import { PRESET_KEYS, type Preset, PresetIdSchema, PresetSchema } from "../../src/app/presets/preset.ts";
 import {
   closePet,
   getPreset,
@@ -16,20 +14,15 @@ import {
   setActivePreset,
 } from "../../src/app/presets/presets.ts";
 import { rateRelation, setRelationByUser } from "../../src/app/relations/access.ts";
-import {
-  isReservedReason,
-  RELATION_MAX,
-  RELATION_MIN,
-  USER_TARGET,
-  WHY_MAX,
-} from "../../src/app/relations/relations.ts";
 import { DEFAULT_VOCABULARY, parseVocabulary } from "../../src/app/vocabulary/vocabulary.ts";
-import { DELTAS, RELATION_RATE_COMMAND } from "../../src/io/chat/tools/relation.ts";
+import { parseCommandArgs, RELATION_RATE_COMMAND } from "../../src/protocol/commands.ts";
+import { type HistoryEntry, historyKey } from "../../src/protocol/history.ts";
+import { HISTORY_MAX } from "../../src/protocol/limits.ts";
+import { PRESET_KEYS, type Preset } from "../../src/protocol/preset.ts";
 import { registerBrowserCommands } from "../browser/commands.ts";
 import type { CommandTable } from "../commands.ts";
 import { isSecretKey } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
-import { HISTORY_MAX, HistoryEntrySchema } from "./history.ts";
 import { reasonOf } from "./proxy.ts";
 
 /** Connection-test verdicts, written once (the settings show them as is). */
@@ -42,32 +35,6 @@ export const TEST_VERDICTS = {
   noBase: "This preset has no base URL yet.",
 } as const;
 
-const PresetArg = z.object({ presetId: PresetIdSchema });
-const SetArg = z.object({ key: z.string().min(1), value: z.unknown() });
-const KeyArg = z.object({ key: z.string().min(1) });
-const ApiKeyArg = z.object({ presetId: PresetIdSchema, key: z.string().max(4096) });
-const ClaimArg = z.object({ presetId: PresetIdSchema, turnId: z.string().min(1).max(200) });
-const SignalClaimArg = z.object({ id: z.string().min(1).max(200) });
-const RateArg = z.object({
-  presetId: PresetIdSchema,
-  target: z.union([z.literal(USER_TARGET), PresetIdSchema]),
-  delta: z.union(DELTAS.map((d) => z.literal(d))),
-  why: z
-    .string()
-    .refine((w) => [...w].length <= WHY_MAX, `at most ${WHY_MAX} characters`)
-    .refine((w) => !isReservedReason(w), "reserved reason"),
-  turn: z.string().min(1).max(200).optional(),
-});
-const HistoryAppendArg = z.object({
-  presetId: PresetIdSchema,
-  entries: z.array(HistoryEntrySchema).min(1).max(HISTORY_MAX),
-});
-const SliderArg = z.object({
-  presetId: PresetIdSchema,
-  target: z.string().min(1),
-  value: z.int().min(RELATION_MIN).max(RELATION_MAX),
-});
-
 export interface AppCommandDeps {
   store: Store;
   apiKey(preset: Preset): string | undefined;
@@ -78,36 +45,30 @@ export interface AppCommandDeps {
   browser?: boolean;
 }
 
-function parse<T>(schema: z.ZodType<T>, args: unknown): T {
-  const r = schema.safeParse(args);
-  if (!r.success) throw new Error(`invalid arguments: ${r.error.issues.map((i) => i.message).join("; ")}`);
-  return r.data;
-}
-
 /** Registers every app command on the table; resolves once the browser commands are mounted. */
 export async function registerAppCommands(table: CommandTable, deps: AppCommandDeps): Promise<void> {
   const { store } = deps;
   const fetchFn = deps.fetch ?? fetch;
   const presetOf = (args: unknown): Preset => {
-    const { presetId } = parse(PresetArg, args);
+    const { presetId } = parseCommandArgs("api_key_status", args);
     const p = getPreset(store, presetId);
     if (!p) throw new Error(`unknown preset ${presetId}`);
     return p;
   };
 
   table.register("store_set", async (args) => {
-    const { key, value } = parse(SetArg, args);
+    const { key, value } = parseCommandArgs("store_set", args);
     if (isSecretKey(key)) throw new Error(`${key} is a secret: set it with api_key_set`);
     store.set(key, value, "user");
     return null;
   });
   table.register("store_delete", async (args) => {
-    const { key } = parse(KeyArg, args);
+    const { key } = parseCommandArgs("store_delete", args);
     if (isSecretKey(key)) throw new Error(`${key} is a secret: set it with api_key_set`);
     return store.delete(key, "user");
   });
   table.register("api_key_set", async (args) => {
-    const { presetId, key } = parse(ApiKeyArg, args);
+    const { presetId, key } = parseCommandArgs("api_key_set", args);
     if (key) store.set(PRESET_KEYS.apiKey(presetId), key, "user");
     else store.delete(PRESET_KEYS.apiKey(presetId), "user");
     return null;
@@ -160,7 +121,7 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
     return { vocabulary: r.value, file: deps.vocabularyFile, shipped: false };
   });
   table.register("vocabulary_set", async (args) => {
-    const text = `${JSON.stringify((args as { vocabulary?: unknown } | null)?.vocabulary ?? null, null, 2)}\n`;
+    const text = `${JSON.stringify(parseCommandArgs("vocabulary_set", args).vocabulary ?? null, null, 2)}\n`;
     const r = parseVocabulary(text, deps.vocabularyFile);
     if (!r.ok) throw new Error(r.error);
     mkdirSync(dirname(deps.vocabularyFile), { recursive: true });
@@ -181,29 +142,35 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
     return true;
   };
   table.register("addressed_claim", async (args) => {
-    const { presetId, turnId } = parse(ClaimArg, args);
+    const { presetId, turnId } = parseCommandArgs("addressed_claim", args);
     return claimOnce(`${presetId}\u0000${turnId}`);
   });
-  table.register("signal_claim", async (args) => claimOnce(`signal\u0000${parse(SignalClaimArg, args).id}`));
+  table.register("signal_claim", async (args) =>
+    claimOnce(`signal\u0000${parseCommandArgs("signal_claim", args).id}`),
+  );
 
   // rate_relation's change, decided here where the value is stored: one SQLite transaction per change
   // (docs/relations.md). The window has checked the arguments and the once-per-turn rule already.
-  table.register(RELATION_RATE_COMMAND, async (args) => rateRelation(store, parse(RateArg, args)));
+  table.register(RELATION_RATE_COMMAND, async (args) =>
+    rateRelation(store, parseCommandArgs(RELATION_RATE_COMMAND, args)),
+  );
   table.register("relation_set_by_user", async (args) => {
-    const { presetId, target, value } = parse(SliderArg, args);
+    const { presetId, target, value } = parseCommandArgs("relation_set_by_user", args);
     setRelationByUser(store, presetId, target, value);
     return null;
   });
 
   // The preset list, changed where it is stored: each change reads and writes yui.presets, yui.presets.open
   // and yui.presets.active in one transaction, so two windows editing characters at once never lose an edit.
-  const PresetArgs = z.object({ preset: PresetSchema });
   table.register("preset_save", async (args) =>
-    store.transaction(() => savePreset(store, parse(PresetArgs, args).preset, "user")),
+    store.transaction(() => savePreset(store, parseCommandArgs("preset_save", args).preset, "user")),
   );
-  const presetChange = (name: string, fn: (id: string) => unknown) =>
+  const presetChange = (
+    name: "preset_remove" | "preset_activate" | "pet_open" | "pet_close",
+    fn: (id: string) => unknown,
+  ) =>
     table.register(name, async (args) => {
-      const { presetId } = parse(PresetArg, args);
+      const { presetId } = parseCommandArgs(name, args);
       store.transaction(() => fn(presetId));
       return null;
     });
@@ -215,9 +182,9 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
   // A finished turn's lines, appended where the conversation is stored (one transaction): two windows of one
   // character ending turns at once both keep their lines, where reading the mirror and writing it back lost one.
   table.register("history_append", async (args) => {
-    const { presetId, entries } = parse(HistoryAppendArg, args);
-    store.update<z.infer<typeof HistoryEntrySchema>[]>(
-      `yui.${presetId}.history`,
+    const { presetId, entries } = parseCommandArgs("history_append", args);
+    store.update<HistoryEntry[]>(
+      historyKey(presetId),
       (list) => [...list, ...entries].slice(-HISTORY_MAX),
       "app",
     );

@@ -7,32 +7,15 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
-import { z } from "zod";
+import { STORE_CHANGED_EVENT, type StoreChanged, WINDOW_EVENTS } from "../../src/protocol/events.ts";
+import { type HostFrame, type WindowFrame, WindowFrameSchema } from "../../src/protocol/frames.ts";
+import { BRIDGE_MAX_FRAME, BRIDGE_PATH } from "../../src/protocol/limits.ts";
 import type { CommandTable } from "../commands.ts";
 import { isSecretKey, registeredKeys } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 
-/** The bridge's route. */
-export const BRIDGE_PATH = "/bridge";
-/** The event a store change becomes. */
-export const STORE_CHANGED_EVENT = "yui://store-changed";
-/** The app events a window may send to every window; the host's own events (store changes) are not among them. */
-export const WINDOW_EVENTS: readonly string[] = ["yui://character-addressed"];
-/** Largest frame a window may send (a vocabulary or a preset fits easily). */
-const MAX_FRAME = 4 * 1024 * 1024;
-
-const WindowFrame = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("invoke"), id: z.number().int(), command: z.string(), args: z.unknown() }),
-  z.object({ type: z.literal("cancel"), id: z.number().int() }),
-  z.object({ type: z.literal("emit"), name: z.string().regex(/^yui:\/\/[a-z0-9-]+$/), payload: z.unknown() }),
-]);
-
-/** Frames the host sends a window. */
-export type HostFrame =
-  | { type: "hello"; snapshot: Record<string, unknown> }
-  | { type: "result"; id: number; ok: true; value: unknown }
-  | { type: "result"; id: number; ok: false; error: string }
-  | { type: "event"; name: string; payload: unknown };
+// The frames, events and limits are the host–page contract's (src/protocol/); re-exported for the host's callers.
+export { BRIDGE_PATH, type HostFrame, STORE_CHANGED_EVENT, WINDOW_EVENTS };
 
 /** Every non-secret value a page may see: stored keys plus the defaults of the exact keys. */
 export function storeSnapshot(store: Store): Record<string, unknown> {
@@ -56,7 +39,7 @@ export interface Bridge {
 
 /** Creates the bridge over the host's command table and store. */
 export function createBridge(commands: CommandTable, store: Store): Bridge {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: BRIDGE_MAX_FRAME });
   const clients = new Set<WebSocket>();
   const send = (ws: WebSocket, frame: HostFrame) => {
     if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame));
@@ -66,7 +49,7 @@ export function createBridge(commands: CommandTable, store: Store): Bridge {
   };
   const offStore = store.onChange((c) => {
     // A secret's change says only that it changed: the value stays in the host.
-    const payload = c.secret
+    const payload: StoreChanged = c.secret
       ? { key: c.key, deleted: c.deleted, secret: true }
       : { key: c.key, value: c.value, deleted: c.deleted, who: c.who };
     broadcast(STORE_CHANGED_EVENT, payload);
@@ -78,9 +61,9 @@ export function createBridge(commands: CommandTable, store: Store): Bridge {
     send(ws, { type: "hello", snapshot: storeSnapshot(store) });
     ws.on("message", async (data, isBinary) => {
       if (isBinary) return;
-      let frame: z.infer<typeof WindowFrame>;
+      let frame: WindowFrame;
       try {
-        frame = WindowFrame.parse(JSON.parse(data.toString()));
+        frame = WindowFrameSchema.parse(JSON.parse(data.toString()));
       } catch {
         // A malformed frame cannot be answered by id; the window's invoke times out on its own terms.
         return;

@@ -9,9 +9,10 @@ import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
 import type { Preset } from "../../src/app/presets/preset.ts";
 import { getPreset, type KeyValue } from "../../src/app/presets/presets.ts";
+import { PROXY_PREFIX } from "../../src/protocol/limits.ts";
 
 /** The route prefix the page points the engine's baseUrl at: `${PROXY_PREFIX}<presetId>/v1`. */
-export const PROXY_PREFIX = "/api/backend/";
+export { PROXY_PREFIX };
 
 /** The paths under /v1 the proxy forwards, and the methods each takes. */
 export const PROXIED_PATHS: Record<string, readonly string[]> = {

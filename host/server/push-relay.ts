@@ -1,7 +1,7 @@
 /**
  * The push relay: a page's WebSocket at `/api/push/<presetId>` is relayed to the preset's `push_url`, the host
  * adding the bearer token it holds (a page cannot set upgrade headers, and must never see the key).
- * Frames pass unchanged both ways, except the page's heartbeat (src/ui/relay-heartbeat.ts), which the relay
+ * Frames pass unchanged both ways, except the page's heartbeat (RELAY_PING, src/protocol/limits.ts), which the relay
  * answers itself; either side closing closes the other.
  */
 import type { IncomingMessage } from "node:http";
@@ -9,11 +9,10 @@ import type { Duplex } from "node:stream";
 import { WebSocket, WebSocketServer } from "ws";
 import type { Preset } from "../../src/app/presets/preset.ts";
 import { getPreset, type KeyValue } from "../../src/app/presets/presets.ts";
-import { RELAY_PING, RELAY_PONG } from "../../src/ui/relay-heartbeat.ts";
+import { PUSH_MAX_FRAME, PUSH_PREFIX, RELAY_PING, RELAY_PONG } from "../../src/protocol/limits.ts";
 
-/** The relay's route prefix. */
-export const PUSH_PREFIX = "/api/push/";
-const MAX_FRAME = 16 * 1024 * 1024;
+/** The relay's route prefix (src/protocol/limits.ts). */
+export { PUSH_PREFIX };
 
 // Close codes a peer may not send on the wire (1005, 1006, 1015) become 1011 (internal error).
 function sendable(code: number): number {
@@ -31,7 +30,7 @@ export interface PushRelayDeps {
 
 /** Creates the relay; `handleUpgrade` answers false when the URL is not a push route. */
 export function createPushRelay(deps: PushRelayDeps) {
-  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME });
+  const wss = new WebSocketServer({ noServer: true, maxPayload: PUSH_MAX_FRAME });
   const pairs = new Set<WebSocket>();
   return {
     handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
@@ -47,7 +46,7 @@ export function createPushRelay(deps: PushRelayDeps) {
         const key = deps.apiKey(preset);
         const upstream = new WebSocket(target, {
           headers: key ? { authorization: `Bearer ${key}` } : {},
-          maxPayload: MAX_FRAME,
+          maxPayload: PUSH_MAX_FRAME,
           handshakeTimeout: 10_000,
         });
         pairs.add(page);

@@ -11,7 +11,8 @@ import { PRESET_KEYS } from "../../src/app/presets/preset.ts";
 import { savePreset } from "../../src/app/presets/presets.ts";
 import type { Vocabulary } from "../../src/app/vocabulary/vocabulary.ts";
 import { createPushClient } from "../../src/io/chat/push/client.ts";
-import { RELAY_PING, RELAY_PONG } from "../../src/ui/relay-heartbeat.ts";
+import { STORE_CHANGED_EVENT } from "../../src/protocol/events.ts";
+import { RELAY_PING, RELAY_PONG } from "../../src/protocol/limits.ts";
 import { startPushBackend } from "../../tools/push-backend/server.ts";
 import {
   chatStream,
@@ -21,7 +22,6 @@ import {
 import { nodeConnect } from "../push-socket.ts";
 import { VOCABULARY_FILE } from "../vocabulary-source.ts";
 import { TEST_VERDICTS } from "./app-commands.ts";
-import { STORE_CHANGED_EVENT } from "./bridge.ts";
 import { OLLAMA_BASE_URL } from "./defaults.ts";
 import { PROXY_ERRORS } from "./proxy.ts";
 import { parseServeArgs } from "./serve-cli.ts";

@@ -32,7 +32,6 @@ import { registerAppCommands } from "./app-commands.ts";
 import { handleAvatarUpload } from "./avatar-upload.ts";
 import { BRIDGE_PATH, type Bridge, createBridge } from "./bridge.ts";
 import { apiKeyFor, seedDefaults } from "./defaults.ts";
-import "./history.ts";
 import { handleProxy } from "./proxy.ts";
 import { createPushRelay } from "./push-relay.ts";
 import { NOT_BUILT, sendFile, serveStatic } from "./static.ts";

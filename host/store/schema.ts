@@ -1,23 +1,13 @@
 /**
- * The store's key table: one zod schema and one default per key (or key pattern).
- * Every write, from the app or from `yui store set`, goes through `validateValue`; modules add their keys
- * with `registerKeySchema`. Patterns use `<presetId>` for one preset id segment (docs/store.md).
+ * The store's key table, as the host checks it: one zod schema and one default per key (or key pattern), from
+ * the one explicit list of the host–page contract (`KEY_TABLE`, src/protocol/store-keys.ts). Every write, from
+ * the app or from `yui store set`, goes through `validateValue`. Patterns use `<presetId>` for one preset id
+ * segment (docs/store.md).
  */
-import type { z } from "zod";
-import { PRESET_ID_SOURCE } from "../../src/app/presets/preset.ts";
+import { PRESET_ID_SOURCE } from "../../src/protocol/preset.ts";
+import { KEY_TABLE, type KeySpec } from "../../src/protocol/store-keys.ts";
 
-/** One row of the key table. */
-export interface KeySpec<T = unknown> {
-  /** An exact key (`yui.browser`) or a pattern with `<presetId>` (`yui.<presetId>.relations`). */
-  pattern: string;
-  schema: z.ZodType<T>;
-  /** What `get` answers while the key is unset. */
-  default: T;
-  /** Secrets (API keys) stay in the host: never relayed to a page (see `isSecretKey`). */
-  secret?: boolean;
-  /** One line for docs and `yui store list --all`. */
-  doc: string;
-}
+export type { KeySpec };
 
 interface Entry {
   spec: KeySpec;
@@ -37,7 +27,10 @@ function patternRegex(pattern: string): RegExp {
   return new RegExp(`^${parts.join(`(${PRESET_ID_SOURCE})`)}$`);
 }
 
-/** Adds (or replaces) a key's schema and default in the one table; call at module load. */
+/**
+ * Adds (or replaces) a key in this process's table. The app's keys are KEY_TABLE's; this is for a test's own
+ * keys (`test.counter`), added explicitly by the test.
+ */
 export function registerKeySchema<T>(spec: KeySpec<T>): void {
   if (!/^[a-z0-9_<>A-Z.-]+$/.test(spec.pattern)) throw new StoreError(`bad key pattern ${spec.pattern}`);
   const exact = !spec.pattern.includes("<presetId>");
@@ -45,6 +38,8 @@ export function registerKeySchema<T>(spec: KeySpec<T>): void {
   if (!parsed.success) throw new StoreError(`default for ${spec.pattern} does not match its schema`);
   table.set(spec.pattern, { spec: spec as KeySpec, regex: patternRegex(spec.pattern), exact });
 }
+
+for (const spec of KEY_TABLE) registerKeySchema(spec);
 
 /** The spec governing `key`, exact keys first, else the first matching pattern; undefined when unknown. */
 export function keySpec(key: string): KeySpec | undefined {

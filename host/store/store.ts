@@ -10,7 +10,6 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { dataDir } from "../paths.ts";
 import { defaultValue, isSecretKey, keySpec, StoreError, validateValue } from "./schema.ts";
-import "./keys.ts";
 
 /** The store file's name inside the data directory. */
 export const STORE_FILE = "store.sqlite3";

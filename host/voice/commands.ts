@@ -3,7 +3,6 @@
 import { VOICE_KEYS } from "../../src/voice/settings.ts";
 import type { CommandTable } from "../commands.ts";
 import type { Store } from "../store/store.ts";
-import "./keys.ts";
 
 export function registerVoiceCommands(table: CommandTable, store: Store): void {
   const presetIdOf = (args: unknown) => {

@@ -8,7 +8,6 @@ import { openStore } from "../store/store.ts";
 import { parseWav } from "./audio.ts";
 import { VOICE_ERRORS } from "./synthesize.ts";
 import { type SpeechServer, startSpeechServer } from "./testing.ts";
-import "./keys.ts";
 
 const YUI = resolve(import.meta.dirname, "../bin/yui.ts");
 

@@ -22,7 +22,6 @@ import {
 } from "../../src/voice/settings.ts";
 import { reasonOf } from "../server/proxy.ts";
 import { fixWav, MIME, pcmToWav } from "./audio.ts";
-import "./keys.ts";
 
 /** Longest segment text accepted (the page cuts far shorter segments). */
 export const MAX_SEGMENT_CHARS = 2000;

@@ -1,5 +1,6 @@
 /**
- * A preset is a character: id, name, avatar, voice, persona and backend settings (docs/store.md).
+ * A preset is a character: id, name, avatar, voice, persona and backend settings (docs/store.md), the value of
+ * `yui.presets`, part of the host–page contract (docs/architecture.md).
  * API keys never live in a preset: they sit host-side under `yui.<presetId>.api_key`, a secret key
  * the host never relays to a page, so a preset can be shown to any window as is.
  */

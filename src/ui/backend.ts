@@ -6,11 +6,11 @@ import type { Preset } from "../app/presets/preset.ts";
 import type { BackendCaller } from "../app/turn/wire-dispatcher.ts";
 import { type Connect, createPushClient, type HelloInfo } from "../io/chat/push/client.ts";
 import { createChatEngine, type TranscriptEntry } from "../io/chat/stream/engine.ts";
-import { RELAY_PING, RELAY_PONG } from "./relay-heartbeat.ts";
+import { PROXY_PREFIX, PUSH_PREFIX, RELAY_PING, RELAY_PONG } from "../protocol/limits.ts";
 
 /** The proxy base URL of a preset, as the engine's baseUrl. */
 export function proxyBaseUrl(presetId: string, origin = location.origin): string {
-  return `${origin}/api/backend/${encodeURIComponent(presetId)}/v1`;
+  return `${origin}${PROXY_PREFIX}${encodeURIComponent(presetId)}/v1`;
 }
 
 /** A page WebSocket as the push client's socket; the host adds the bearer token. */
@@ -48,7 +48,7 @@ export function createCharacterBackend(preset: Preset, hello: () => Promise<Hell
   if (b.transport === "push") {
     const wsOrigin = location.origin.replace(/^http/, "ws");
     const client = createPushClient({
-      url: `${wsOrigin}/api/push/${encodeURIComponent(preset.id)}`,
+      url: `${wsOrigin}${PUSH_PREFIX}${encodeURIComponent(preset.id)}`,
       connect: pageConnect,
       hello,
     });

@@ -4,12 +4,9 @@
  * `on` listens to events; `emit` sends an app event to every window.
  */
 
-/** The frames the host sends (host/server/bridge.ts). */
-type HostFrame =
-  | { type: "hello"; snapshot: Record<string, unknown> }
-  | { type: "result"; id: number; ok: true; value: unknown }
-  | { type: "result"; id: number; ok: false; error: string }
-  | { type: "event"; name: string; payload: unknown };
+import type { CommandAnswer, CommandArgs, CommandName } from "../protocol/commands.ts";
+import { type HostFrame, HostFrameSchema, type WindowFrame } from "../protocol/frames.ts";
+import { BRIDGE_PATH, BRIDGE_RECONNECT_MS } from "../protocol/limits.ts";
 
 /** The bridge's connection state, for the UI's status dot. */
 export type BridgeState = "connecting" | "open" | "closed";
@@ -20,6 +17,12 @@ export class BridgeDownError extends Error {
 }
 
 export interface BridgeClient {
+  /** A command of the contract (src/protocol/commands.ts): its arguments and answer typed. */
+  invoke<C extends CommandName>(
+    command: C,
+    args: CommandArgs<C>,
+    opts?: { signal?: AbortSignal },
+  ): Promise<CommandAnswer<C>>;
   invoke<T = unknown>(command: string, args?: unknown, opts?: { signal?: AbortSignal }): Promise<T>;
   /** Listens to one event name; returns the unsubscribe. */
   on(name: string, fn: (payload: unknown) => void): () => void;
@@ -32,9 +35,11 @@ export interface BridgeClient {
   close(): void;
 }
 
+const frame = (f: WindowFrame): string => JSON.stringify(f);
+
 /** Connects to the host that served this page (or `url`). */
 export function connectBridge(
-  url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/bridge`,
+  url = `${location.protocol === "https:" ? "wss" : "ws"}://${location.host}${BRIDGE_PATH}`,
 ): BridgeClient {
   let ws: WebSocket | null = null;
   let nextId = 1;
@@ -59,7 +64,7 @@ export function connectBridge(
     sock.onmessage = (ev) => {
       let f: HostFrame;
       try {
-        f = JSON.parse(String(ev.data)) as HostFrame;
+        f = HostFrameSchema.parse(JSON.parse(String(ev.data))) as HostFrame;
       } catch {
         return;
       }
@@ -83,7 +88,7 @@ export function connectBridge(
       pending.clear();
       setState("closed");
       if (closed) return;
-      const delay = Math.min(5000, 250 * 2 ** attempt++);
+      const delay = Math.min(BRIDGE_RECONNECT_MS.max, BRIDGE_RECONNECT_MS.first * 2 ** attempt++);
       setTimeout(open, delay);
     };
   }
@@ -98,11 +103,11 @@ export function connectBridge(
       const id = nextId++;
       return new Promise<T>((resolve, reject) => {
         pending.set(id, { resolve: resolve as (v: unknown) => void, reject });
-        sock.send(JSON.stringify({ type: "invoke", id, command, args }));
+        sock.send(frame({ type: "invoke", id, command, args }));
         opts.signal?.addEventListener(
           "abort",
           () => {
-            if (sock.readyState === WebSocket.OPEN) sock.send(JSON.stringify({ type: "cancel", id }));
+            if (sock.readyState === WebSocket.OPEN) sock.send(frame({ type: "cancel", id }));
           },
           { once: true },
         );
@@ -115,7 +120,7 @@ export function connectBridge(
       return () => set.delete(fn);
     },
     emit(name, payload) {
-      if (ws?.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "emit", name, payload }));
+      if (ws?.readyState === WebSocket.OPEN) ws.send(frame({ type: "emit", name, payload }));
     },
     onHello(fn) {
       hellos.add(fn);

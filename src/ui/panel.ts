@@ -24,6 +24,8 @@ import { createBrowserTool } from "../io/chat/tools/browser/index.ts";
 import type { ClientTool } from "../io/chat/tools/client-tools.ts";
 import { windowTools } from "../io/chat/tools/pet-window-tools.ts";
 import { createRateRelationTool, relationsOverBridge } from "../io/chat/tools/relation.ts";
+import { type HistoryEntry, historyKey } from "../protocol/history.ts";
+import { HISTORY_MAX } from "../protocol/limits.ts";
 import type { Segment } from "../voice/segmenter.ts";
 import { createSpeech, type Speech } from "../voice/speech.ts";
 import { isVoiceKey, speaks } from "../voice/ui.ts";
@@ -34,17 +36,6 @@ import { plainError } from "./errors.ts";
 import { mountStage, type StageHandle } from "./stage-area.ts";
 import type { StoreMirror } from "./store-mirror.ts";
 import { switchStates } from "./switches.ts";
-
-/** The history key of a preset (host/server/history.ts registers its schema). */
-export const historyKey = (presetId: string) => `yui.${presetId}.history`;
-const HISTORY_MAX = 200;
-
-interface HistoryEntry {
-  role: "user" | "assistant";
-  content: string;
-  at: number;
-  from?: string;
-}
 
 export interface PanelOptions {
   bridge: BridgeClient;

@@ -5,10 +5,8 @@
  * No `update`: the mirror does not know pattern keys' defaults, so read-modify-write goes through the
  * portable modules' own load-then-save (synchronous in one page, so panels of a page never interleave).
  */
+import { STORE_CHANGED_EVENT, type StoreChanged } from "../protocol/events.ts";
 import type { BridgeClient } from "./bridge-client.ts";
-
-/** The event the host sends for every store change (host/server/bridge.ts). */
-export const STORE_CHANGED_EVENT = "yui://store-changed";
 
 export interface StoreMirror {
   get(key: string): unknown;
@@ -34,7 +32,7 @@ export function createStoreMirror(bridge: BridgeClient, onError: (message: strin
     for (const k of keys) notify(k);
   });
   bridge.on(STORE_CHANGED_EVENT, (p) => {
-    const c = p as { key: string; value?: unknown; deleted?: boolean; secret?: boolean };
+    const c = p as StoreChanged;
     if (!c.secret) {
       if (c.deleted) values.delete(c.key);
       else values.set(c.key, c.value);

@@ -2,6 +2,8 @@
  * Relations over a key-value store (the host's store, or a window's mirror of it): the switch, the state,
  * the `toward` entries and the turn's `relation:` line (docs/relations.md).
  */
+
+import type { RatingAnswer } from "../../protocol/relations.ts";
 import {
   type Choice,
   characterChoices,
@@ -97,17 +99,8 @@ export interface RatingRequest {
   turn?: string;
 }
 
-/** What the place that stores the value decided: the switch was off, or the band after the change. */
-export type RatingAnswer =
-  | { off: true }
-  | {
-      off: false;
-      band: Band;
-      /** The daily cap or the range cut the step (possibly to nothing: then nothing was logged or written). */
-      clamped: boolean;
-      /** The change applied. */
-      applied: number;
-    };
+/** What the place that stores the value decided (the `relation_rate` answer, src/protocol/relations.ts). */
+export type { RatingAnswer };
 
 /** The clock of a rating: epoch ms, and the IANA zone of the local calendar day (the daily cap). */
 export interface RatingClock {

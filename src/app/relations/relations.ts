@@ -3,23 +3,36 @@
  * moved by the backend through rate_relation and by the user's slider; never by the client on its own.
  * Pure functions over the stored shape `yui.<presetId>.relations` (docs/signals-ingress.md); no I/O here.
  */
-import { z } from "zod";
+import {
+  type Band,
+  DAILY_CAP,
+  LOG_MAX,
+  RELATION_MAX,
+  RELATION_MIN,
+  type RelationChange,
+  type RelationsState,
+  USER_REASON,
+} from "../../protocol/relations.ts";
 
-export const RELATION_MIN = -20;
-export const RELATION_MAX = 20;
-/** Points of change per target per local calendar day (sum of accepted absolute deltas). */
-export const DAILY_CAP = 4;
-/** `why` is kept to this many characters. */
-export const WHY_MAX = 80;
-/** How many change log entries a preset keeps (oldest dropped first). */
-export const LOG_MAX = 500;
-/** The target id of the human. Preset ids can never be `user` (RESERVED_PRESET_IDS). */
-export const USER_TARGET = "user";
-/** The reason logged for the user's slider, reserved for the user (rate_relation answers error: reserved reason). */
-export const USER_REASON = "set by the user";
-
-export const BANDS = ["hostile", "cold", "neutral", "warm", "close"] as const;
-export type Band = (typeof BANDS)[number];
+// The stored shape and its limits are the host–page contract's (src/protocol/relations.ts).
+export {
+  BANDS,
+  type Band,
+  DAILY_CAP,
+  emptyRelations,
+  isReservedReason,
+  LOG_MAX,
+  RELATION_MAX,
+  RELATION_MIN,
+  type RelationChange,
+  RelationChangeSchema,
+  type RelationsState,
+  RelationsStateSchema,
+  relationsKey,
+  USER_REASON,
+  USER_TARGET,
+  WHY_MAX,
+} from "../../protocol/relations.ts";
 
 /** The band of a value, by plain comparison: hostile ≤ -12, cold ≤ -4, neutral, warm ≥ 4, close ≥ 12. */
 export function band(value: number): Band {
@@ -28,47 +41,6 @@ export function band(value: number): Band {
   if (value >= 12) return "close";
   if (value >= 4) return "warm";
   return "neutral";
-}
-
-const Value = z.int().min(RELATION_MIN).max(RELATION_MAX);
-
-/** One logged change: who moved which target from what to what, and why. */
-export const RelationChangeSchema = z.strictObject({
-  /** Epoch ms. */
-  at: z.number().int().nonnegative(),
-  target: z.string().min(1),
-  from: Value,
-  to: Value,
-  // Characters (code points), as the tool keeps them, not UTF-16 units: 80 emoji are 80 characters.
-  why: z.string().refine((w) => [...w].length <= WHY_MAX, `at most ${WHY_MAX} characters`),
-  /** `backend` for a rate_relation call, `user` for the slider. */
-  who: z.enum(["backend", "user"]),
-  /** The turn of a rate_relation call. */
-  turn: z.string().optional(),
-});
-export type RelationChange = z.infer<typeof RelationChangeSchema>;
-
-/** The stored shape of `yui.<presetId>.relations`. */
-export const RelationsStateSchema = z.strictObject({
-  /** target id → value; a missing target is 0. */
-  values: z.record(z.string().min(1), Value).default({}),
-  /** Oldest first, at most LOG_MAX entries. */
-  log: z.array(RelationChangeSchema).max(LOG_MAX).default([]),
-  /** target id → points spent on `day` (the local calendar day, YYYY-MM-DD) by rate_relation. */
-  spent: z
-    .record(z.string().min(1), z.strictObject({ day: z.iso.date(), points: z.int().min(0).max(DAILY_CAP) }))
-    .default({}),
-});
-export type RelationsState = z.infer<typeof RelationsStateSchema>;
-
-/** A fresh state: every target at 0, nothing logged, nothing spent. */
-export function emptyRelations(): RelationsState {
-  return { values: {}, log: [], spent: {} };
-}
-
-/** The store key of a preset's relations. */
-export function relationsKey(presetId: string): string {
-  return `yui.${presetId}.relations`;
 }
 
 /** The local calendar day (YYYY-MM-DD) of `now` in `timeZone` (an IANA name; an unknown one means the system's). */
@@ -89,11 +61,6 @@ export function localDay(now: number, timeZone: string): string {
 /** The value toward a target (0 when never moved). */
 export function relationValue(state: RelationsState, target: string): number {
   return state.values[target] ?? 0;
-}
-
-/** Whether a `why` is the reason reserved for the user's slider (compared trimmed, any case). */
-export function isReservedReason(why: string): boolean {
-  return why.trim().toLowerCase() === USER_REASON;
 }
 
 function appendLog(log: RelationChange[], entry: RelationChange): RelationChange[] {

@@ -5,41 +5,32 @@
  * turn while the chain stays within rate_limit.addressed_chain_max. A [SILENT] reply ends the exchange and a
  * user message starts a new one (the chain resets). No timers, no I/O: the caller emits and schedules.
  */
-import { z } from "zod";
+import {
+  type CharacterAddressed,
+  CharacterAddressedSchema,
+  type CharacterRef,
+} from "../../protocol/events.ts";
+import {
+  ADDRESSED_CHAIN_MAX_KEY,
+  DEFAULT_ADDRESSED_CHAIN_MAX,
+  MAX_ADDRESSED_CHAIN,
+} from "../../protocol/store-keys.ts";
 
-/** The bridge event a reply addressed to another character produces after its playback. */
-export const CHARACTER_ADDRESSED_EVENT = "yui://character-addressed";
-/** rate_limit.addressed_chain_max when unset: addressed turns in a row after one user message. */
-export const DEFAULT_ADDRESSED_CHAIN_MAX = 4;
-/** The store key of rate_limit.addressed_chain_max (docs/store.md). */
-export const ADDRESSED_CHAIN_MAX_KEY = "yui.rate_limit.addressed_chain_max";
-/** The highest chain cap the setting accepts. */
-export const MAX_ADDRESSED_CHAIN = 32;
+// The event, its payload and the chain cap's store key are the host–page contract's (src/protocol/).
+export {
+  CHARACTER_ADDRESSED_EVENT,
+  type CharacterAddressed,
+  CharacterAddressedSchema,
+  type CharacterRef,
+} from "../../protocol/events.ts";
+export {
+  ADDRESSED_CHAIN_MAX_KEY,
+  DEFAULT_ADDRESSED_CHAIN_MAX,
+  MAX_ADDRESSED_CHAIN,
+} from "../../protocol/store-keys.ts";
+
 /** The reply that ends an exchange: the addressed character chose not to answer. */
 export const SILENT_MARK = "[SILENT]";
-
-/** A character as the event names it. */
-export interface CharacterRef {
-  id: string;
-  name: string;
-}
-
-const CharacterRefSchema = z.strictObject({ id: z.string().min(1), name: z.string().min(1) });
-
-/** The payload of `yui://character-addressed`. */
-export const CharacterAddressedSchema = z.strictObject({
-  /** Identifies the exchange: one user message (or other start) and the addressed turns that follow it. */
-  exchange: z.string().min(1),
-  /** 1 for the first addressed turn of the exchange, then 2, 3, ... */
-  chain: z.int().min(1),
-  from: CharacterRefSchema,
-  to: CharacterRefSchema,
-  /** What the speaking character said (the reply's speech text). */
-  text: z.string(),
-  /** The speaking turn. */
-  turnId: z.string().min(1),
-});
-export type CharacterAddressed = z.infer<typeof CharacterAddressedSchema>;
 
 /** Why a turn runs: the user wrote, another character addressed this one, or anything else (a signal...). */
 export type TurnOrigin =

@@ -2,25 +2,11 @@
  * A signal turn: a mod's signal (the factorio doorbell, ...) handed on by the host's ingress becomes a turn of
  * main's character, so the backend agent wakes without the user writing (docs/signals-ingress.md).
  */
-import { z } from "zod";
+import type { SignalEvent } from "../../protocol/events.ts";
 import { SILENT_MARK } from "./addressing.ts";
 
-/** The bridge event a handed-on signal becomes (the host broadcasts it to every window). */
-export const SIGNAL_EVENT = "yui://signal";
-
-/** The `yui://signal` payload: the ingress's signal plus the id the host gives it for claiming. */
-export const SignalEventSchema = z.object({
-  /** One per handed-on signal: the first window to claim it runs the turn. */
-  id: z.string().min(1),
-  source: z.string().min(1),
-  event_type: z.string().min(1),
-  delivery: z.enum(["urgent", "normal"]),
-  note: z.string().optional(),
-  count: z.int().min(1),
-  received_at: z.string(),
-  body: z.record(z.string(), z.unknown()),
-});
-export type SignalEvent = z.infer<typeof SignalEventSchema>;
+// The event and its payload are the host–page contract's (src/protocol/events.ts).
+export { SIGNAL_EVENT, type SignalEvent, SignalEventSchema } from "../../protocol/events.ts";
 
 /** The client-context lines of a signal turn. */
 export function signalTurnContext(s: SignalEvent): string[] {

@@ -3,7 +3,6 @@
  * or another open character by one small step, with the reason. The `toward` enum is read from the open
  * presets when the schema is built (this factory's call); the Relations switch is read when a call runs.
  */
-import { z } from "zod";
 import type { KeyValue, PresetRef } from "../../../app/presets/presets.ts";
 import {
   type RatingAnswer,
@@ -14,7 +13,9 @@ import {
   systemClock,
   towardChoices,
 } from "../../../app/relations/access.ts";
-import { BANDS, isReservedReason, WHY_MAX } from "../../../app/relations/relations.ts";
+import { isReservedReason, WHY_MAX } from "../../../app/relations/relations.ts";
+import { RELATION_RATE_COMMAND } from "../../../protocol/commands.ts";
+import { DELTAS, RatingAnswerSchema } from "../../../protocol/relations.ts";
 import type { ClientTool, ToolCallContext } from "./client-tools.ts";
 
 /** Re-exported for callers that build the relation: line's targets beside the tool. */
@@ -34,9 +35,8 @@ export const RATE_RELATION_RESULTS = {
 export const RATE_RELATION_NAME = "rate_relation";
 /** The switch id rate_relation carries (listed on the `tool switches:` line). */
 export const RELATIONS_SWITCH_ID = "relations";
-export const DELTAS = [-2, -1, 1, 2] as const;
-/** The host's bridge command that decides one change where the value is stored (host/server/app-commands.ts). */
-export const RELATION_RATE_COMMAND = "relation_rate";
+/** rate_relation's steps, and the host's bridge command that decides one change (src/protocol/). */
+export { DELTAS, RELATION_RATE_COMMAND };
 
 /** What rate_relation needs from its window. */
 export interface RateRelationDeps {
@@ -66,11 +66,6 @@ export function relationsFromStore(
     rate: (req) => rateRelation(kv, req, clock()),
   };
 }
-
-const RatingAnswerSchema = z.union([
-  z.object({ off: z.literal(true) }),
-  z.object({ off: z.literal(false), band: z.enum(BANDS), clamped: z.boolean(), applied: z.int() }),
-]);
 
 /** A bridge invoke (src/ui/bridge-client.ts, Tauri's invoke). */
 export type RelationInvoke = (command: string, args: unknown) => Promise<unknown>;

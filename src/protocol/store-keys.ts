@@ -1,0 +1,141 @@
+/**
+ * The store's key table: every key (or key pattern) the host's store accepts, with its zod schema, its default
+ * and whether it is a secret, in one explicit list (docs/store.md#the-key-table). The host's store validates
+ * every write against it (host/store/schema.ts); the page reads the same keys from its mirror. A new key is a
+ * new row here: nothing registers keys at module load.
+ */
+import { z } from "zod";
+import { DEFAULT_VOICE_SETTINGS, GlobalVoiceSchema, VoiceSettingsSchema } from "../voice/settings.ts";
+import { HistorySchema } from "./history.ts";
+import { DEFAULT_PRESET, PRESET_KEYS, PresetIdSchema, PresetListSchema } from "./preset.ts";
+import { emptyRelations, RelationsStateSchema } from "./relations.ts";
+
+/** One row of the key table. */
+export interface KeySpec<T = unknown> {
+  /** An exact key (`yui.browser`) or a pattern with `<presetId>` (`yui.<presetId>.relations`). */
+  pattern: string;
+  schema: z.ZodType<T>;
+  /** What a read answers while the key is unset. */
+  default: T;
+  /** Secrets (API keys) stay in the host: never relayed to a page. */
+  secret?: boolean;
+  /** One line for docs and `yui store list --all`. */
+  doc: string;
+}
+
+const Switch = z.strictObject({ enabled: z.boolean() });
+
+/** The store key of rate_limit.addressed_chain_max (docs/store.md). */
+export const ADDRESSED_CHAIN_MAX_KEY = "yui.rate_limit.addressed_chain_max";
+/** rate_limit.addressed_chain_max when unset: addressed turns in a row after one user message. */
+export const DEFAULT_ADDRESSED_CHAIN_MAX = 4;
+/** The highest chain cap the setting accepts. */
+export const MAX_ADDRESSED_CHAIN = 32;
+
+/** The agent-notify switch's store key: the ingress binds 127.0.0.1:<port, default 8770> while enabled. */
+export const AGENT_NOTIFY_KEY = "yui.agent_notify";
+/** `{ enabled, port? }` of `yui.agent_notify`. */
+export const AgentNotifySchema = z.strictObject({
+  enabled: z.boolean(),
+  port: z.number().int().min(1024).max(65535).optional(),
+});
+export type AgentNotify = z.infer<typeof AgentNotifySchema>;
+
+/** The switches' store keys. */
+export const SWITCH_KEYS = {
+  browser: "yui.browser",
+  relations: "yui.relations",
+  screenCapture: "yui.screen_capture",
+} as const;
+
+const row = <T>(spec: KeySpec<T>): KeySpec => spec as KeySpec;
+
+/** Every key the store accepts. */
+export const KEY_TABLE: readonly KeySpec[] = [
+  row({
+    pattern: SWITCH_KEYS.browser,
+    schema: Switch,
+    default: { enabled: false },
+    doc: "The browser tool's switch (runs backend JavaScript in ego lite); off by default.",
+  }),
+  row({
+    pattern: SWITCH_KEYS.relations,
+    schema: Switch,
+    default: { enabled: true },
+    doc: "The Relations switch, one for every preset; on by default.",
+  }),
+  row({
+    pattern: SWITCH_KEYS.screenCapture,
+    schema: Switch,
+    default: { enabled: false },
+    doc: "The screen capture switch (look at: screen); off by default.",
+  }),
+  row({
+    pattern: AGENT_NOTIFY_KEY,
+    schema: AgentNotifySchema,
+    default: { enabled: false },
+    doc: "The agent-notify switch: the loopback ingress (signals, avatar mod) binds 127.0.0.1:port (8770) while on; off by default.",
+  }),
+  row({
+    pattern: PRESET_KEYS.list,
+    schema: PresetListSchema,
+    default: [DEFAULT_PRESET],
+    doc: "Every preset (character): id, name, avatar, voice, persona, backend settings.",
+  }),
+  row({
+    pattern: PRESET_KEYS.active,
+    schema: PresetIdSchema,
+    default: DEFAULT_PRESET.id,
+    doc: "The preset main shows.",
+  }),
+  row({
+    pattern: PRESET_KEYS.open,
+    schema: z.array(PresetIdSchema),
+    default: [],
+    doc: "The presets open in pet windows, in opening order.",
+  }),
+  row({
+    pattern: "yui.<presetId>.api_key",
+    schema: z.string().max(4096),
+    default: "",
+    secret: true,
+    doc: "The preset's backend API key; host-side only, never sent to a page.",
+  }),
+  row({
+    pattern: "yui.<presetId>.relations",
+    schema: RelationsStateSchema,
+    default: emptyRelations(),
+    doc: "The preset's relations: values per target, change log, daily spend (docs/signals-ingress.md).",
+  }),
+  row({
+    pattern: ADDRESSED_CHAIN_MAX_KEY,
+    schema: z.int().min(0).max(MAX_ADDRESSED_CHAIN),
+    default: DEFAULT_ADDRESSED_CHAIN_MAX,
+    doc: "rate_limit.addressed_chain_max: addressed turns in a row after one user message; 0 turns them off.",
+  }),
+  row({
+    pattern: "yui.<presetId>.history",
+    schema: HistorySchema,
+    default: [],
+    doc: "The preset's conversation: user and character speech, newest last, at most 200 entries.",
+  }),
+  row({
+    pattern: "yui.<presetId>.voice",
+    schema: VoiceSettingsSchema,
+    default: DEFAULT_VOICE_SETTINGS,
+    doc: "The preset's voice: on/off, engine (local, openai, elevenlabs), base URL, model, voice, format.",
+  }),
+  row({
+    pattern: "yui.<presetId>.voice_api_key",
+    schema: z.string().max(4096),
+    default: "",
+    secret: true,
+    doc: "The API key of the preset's voice engine; host-side only, never sent to a page.",
+  }),
+  row({
+    pattern: "yui.voice",
+    schema: GlobalVoiceSchema,
+    default: { muted: false },
+    doc: "The global voice mute of quick controls.",
+  }),
+];
