@@ -27,10 +27,14 @@ interface ComposeService {
   cap_drop: string[];
   security_opt: string[];
   network_mode?: string;
+  networks?: string[];
   privileged?: boolean;
 }
 
-const compose = parse(readFileSync(composePath, "utf8")) as { services: Record<string, ComposeService> };
+const compose = parse(readFileSync(composePath, "utf8")) as {
+  services: Record<string, ComposeService>;
+  networks?: Record<string, unknown>;
+};
 const service = compose.services["shell-sandbox"] as ComposeService;
 const dockerfileText = readFileSync(dockerfilePath, "utf8");
 const dockerfile = DockerfileParser.parse(dockerfileText);
@@ -54,6 +58,16 @@ describe("Mods/docker-compose.yml", () => {
   it("publishes the mod on the host's 127.0.0.1 only", () => {
     expect(service.ports).toEqual([`127.0.0.1:${DEFAULT_PORT}:${DEFAULT_PORT}`]);
     expect(service.network_mode).toBeUndefined();
+  });
+
+  it("puts the mod on a network of its own, which no other service joins", () => {
+    expect(service.networks).toEqual(["shell-sandbox"]);
+    expect(Object.keys(compose.networks ?? {})).toContain("shell-sandbox");
+    for (const [name, other] of Object.entries(compose.services)) {
+      if (name === "shell-sandbox") continue;
+      expect(other.networks ?? [], name).not.toContain("shell-sandbox");
+      expect(other.network_mode, name).toBeUndefined();
+    }
   });
 
   it("runs as root without capabilities and without a way to gain privileges", () => {

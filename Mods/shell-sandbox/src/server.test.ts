@@ -2,6 +2,7 @@
 // server (the kit's serveMcp) on a real temporary workspace.
 import { mkdir, mkdtemp, readFile, realpath, rm, symlink, writeFile } from "node:fs/promises";
 import { request } from "node:http";
+import { createConnection } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import type { CallToolResult, Client } from "@modelcontextprotocol/client";
@@ -12,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IMAGE_TYPES } from "./files.ts";
 import { COMMAND_MAX_BYTES, RUN_OUTPUT_CAP_BYTES, RUN_TIMEOUT_EXIT_CODE } from "./limits.ts";
 import { msg } from "./messages.ts";
+import { parseDefaultRoute } from "./relay.ts";
 import { type SandboxServer, startSandboxServer } from "./server.ts";
 import { processesAfterDeath, processesRunning, uniqueSleep } from "./testing/proc.ts";
 
@@ -316,7 +318,50 @@ function rawPost(port: number, headers: Record<string, string>): Promise<number>
   });
 }
 
+/** What a peer bound to `from` gets back for a plain GET through the relay, until it closes (or 5 s). */
+function bytesFrom(port: number, from: string): Promise<string> {
+  return new Promise((resolve) => {
+    let got = "";
+    const s = createConnection({ host: "127.0.0.1", port, localAddress: from }, () => {
+      s.write("GET /mcp HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    });
+    const timer = setTimeout(() => s.destroy(), 5000);
+    s.on("data", (c: Buffer) => {
+      got += c;
+    });
+    s.on("error", () => {});
+    s.on("close", () => {
+      clearTimeout(timer);
+      resolve(got);
+    });
+  });
+}
+
 describe("container mode (the relay in front of the loopback server)", () => {
+  it("finds the container's default route and gateway in /proc/net/route", () => {
+    const table =
+      "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT\n" +
+      "eth0\t00000000\t010012AC\t0003\t0\t0\t0\t00000000\t0\t0\t0\n" +
+      "eth0\t000012AC\t00000000\t0001\t0\t0\t0\t0000FFFF\t0\t0\t0\n";
+    expect(parseDefaultRoute(table)).toEqual({ iface: "eth0", gateway: "172.18.0.1" });
+    expect(parseDefaultRoute(table.split("\n").slice(0, 1).join("\n"))).toBeUndefined();
+  });
+
+  it("lets only the allowed peer (the gateway, in a container) through the relay", async () => {
+    const ws = await realpath(await mkdtemp(path.join(tmpdir(), "shell-sandbox-peer-")));
+    const boxed = await startSandboxServer(
+      { workspace: ws, port: 0, sandbox: "none", container: true },
+      { relayHost: "127.0.0.1", relayPeer: (a) => a === "127.0.0.2" },
+    );
+    try {
+      expect(await bytesFrom(boxed.port, "127.0.0.1")).toBe("");
+      expect(await bytesFrom(boxed.port, "127.0.0.2")).toMatch(/^HTTP\/1\.1 \d{3} /);
+    } finally {
+      await boxed.close();
+      await rm(ws, { recursive: true, force: true });
+    }
+  });
+
   it("serves MCP through the relay and keeps the Host and Origin guard", async () => {
     const ws = await realpath(await mkdtemp(path.join(tmpdir(), "shell-sandbox-relay-")));
     const boxed = await startSandboxServer(

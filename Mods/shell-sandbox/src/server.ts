@@ -3,7 +3,7 @@
 import { serveMcp } from "@yui/mod-kit";
 import type { Config } from "./config.ts";
 import { FileWorker } from "./fs/worker.ts";
-import { type Relay, startRelay } from "./relay.ts";
+import { defaultRoute, type Relay, startRelay } from "./relay.ts";
 import { killAllRuns, runCommand } from "./run.ts";
 import {
   commandEnv,
@@ -25,9 +25,13 @@ export interface SandboxServer {
   close(): Promise<void>;
 }
 
-/** Where the relay listens in --container mode; a parameter so tests can keep it on loopback. */
+/**
+ * Where the relay listens in --container mode and whom it lets through: by default the address of
+ * the container's default-route interface, and only the gateway; tests keep it on loopback.
+ */
 export interface StartOptions {
   relayHost?: string;
+  relayPeer?: (address: string) => boolean;
 }
 
 /**
@@ -106,7 +110,14 @@ export async function startSandboxServer(cfg: Config, opts: StartOptions = {}): 
   let relay: Relay | undefined;
   if (cfg.container) {
     try {
-      relay = await startRelay(opts.relayHost ?? "0.0.0.0", cfg.port, served.port);
+      let host = opts.relayHost;
+      let peer = opts.relayPeer;
+      if (host === undefined) {
+        const route = defaultRoute();
+        host = route.address;
+        peer ??= (address) => address === route.gateway;
+      }
+      relay = await startRelay(host, cfg.port, served.port, peer);
     } catch (e) {
       await served.close();
       worker?.close();
