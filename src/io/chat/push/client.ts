@@ -249,16 +249,16 @@ export function createPushClient(opts: PushClientOptions) {
   function dial() {
     const headers: Record<string, string> = opts.token ? { authorization: `Bearer ${opts.token}` } : {};
     let s: PushSocket | null = null;
-    const mine = (fn: () => void) => () => {
+    const mine = (fn: () => void) => {
       if (s && socket === s) fn();
     };
     try {
       s = opts.connect(opts.url, headers, {
-        onOpen: () => mine(() => dispatch({ type: "socket_open", now: Date.now() }))(),
-        onMessage: (text) => mine(() => onMessage(text))(),
-        onPong: () => mine(() => dispatch({ type: "pong", now: Date.now() }))(),
-        onError: (err) => mine(() => dispatch({ type: "socket_error", message: err.message }))(),
-        onClose: (code, reason) => mine(() => dispatch({ type: "socket_closed", code, reason }))(),
+        onOpen: () => mine(() => dispatch({ type: "socket_open", now: Date.now() })),
+        onMessage: (text) => mine(() => onMessage(text)),
+        onPong: () => mine(() => dispatch({ type: "pong", now: Date.now() })),
+        onError: (err) => mine(() => dispatch({ type: "socket_error", message: err.message })),
+        onClose: (code, reason) => mine(() => dispatch({ type: "socket_closed", code, reason })),
       });
     } catch (e) {
       return dispatch({ type: "connect_failed", error: (e as Error).message });
