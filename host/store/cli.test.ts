@@ -43,6 +43,19 @@ describe("yui store", () => {
     s.close();
   });
 
+  it("knows every key of the contract's table, the voice keys and the history included", async () => {
+    expect((await yui("set", "yui.mika.voice", '{"enabled":false,"engine":"local"}')).code).toBe(0);
+    expect((await yui("set", "yui.voice", '{"muted":true}')).code).toBe(0);
+    expect((await yui("set", "yui.mika.history", '[{"role":"user","content":"hi","at":1}]')).code).toBe(0);
+    expect(await yui("set", "yui.mika.voice", '{"enabled":"no"}')).toMatchObject({
+      code: 1,
+      stderr: expect.stringMatching(/^yui store: invalid value for yui.mika.voice: enabled: /),
+    });
+    const all = (await yui("list", "--all")).stdout;
+    for (const k of ["yui.<presetId>.voice", "yui.<presetId>.voice_api_key", "yui.voice", "yui.agent_notify"])
+      expect(all).toContain(`${k}\t`);
+  });
+
   it("refuses a bad value, an unknown key and non-JSON with a clear message and exit 1", async () => {
     expect(await yui("set", "yui.browser", '{"enabled":"on"}')).toMatchObject({
       code: 1,

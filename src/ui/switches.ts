@@ -1,4 +1,4 @@
-/** The switches as the page reads them from the store mirror (host/store/keys.ts holds their schemas). */
+/** The switches as the page reads them from the store mirror (their schemas are rows of KEY_TABLE, src/protocol/store-keys.ts). */
 
 import type { SwitchId } from "../app/switches.ts";
 import { BROWSER_WARNING } from "../io/chat/tools/browser/results.ts";
