@@ -1,14 +1,42 @@
-import { offeredMotions, type Vocabulary } from "../../../app/vocabulary/vocabulary.ts";
-import type { ClientTool, JsonSchema } from "./client-tools.ts";
+import { z } from "zod";
+import { type Motion, offeredMotions, type Vocabulary } from "../../../app/vocabulary/vocabulary.ts";
+import type { ClientTool } from "./client-tools.ts";
+import { declaredParameters, oneOf, type ToolArgs } from "./schema.ts";
 
 export const GENERATE_EXPRESS = "generate_express";
 
+/** Every field a cue can carry, with the enums of the vocabulary loaded now. */
+function cueObject(vocab: Vocabulary, motions: Motion[]) {
+  const listed = (items: { id: string; description?: string }[]) =>
+    items.map((e) => (e.description ? `${e.id} (${e.description})` : e.id)).join(", ");
+  return z.strictObject({
+    emotion_id: oneOf(vocab.emotions.map((e) => e.id))
+      .describe(`Facial expression: ${listed(vocab.emotions)}.`)
+      .optional(),
+    motion_id: oneOf(motions.map((m) => m.id))
+      .describe(`Body motion: ${listed(motions)}.`)
+      .optional(),
+    emotion_text: (vocab.voice.mode === "enum"
+      ? oneOf(vocab.voice.tags.map((t) => t.tag)).describe(
+          `Voice tone tag: ${vocab.voice.tags.map((t) => `${t.tag} = ${t.meaning}`).join("; ")}.`,
+        )
+      : z.string().describe("Voice tone in a few words (e.g. softly, cheerful, whispering).")
+    ).optional(),
+    caption: z.string().describe("Free-text voice direction for the speech around the call.").optional(),
+  });
+}
+
 /** A cue: the expression placed on the speech around the call. Every field is optional. */
-export interface Cue {
-  emotion_id?: string;
-  motion_id?: string;
-  emotion_text?: string;
-  caption?: string;
+export type Cue = z.input<ReturnType<typeof cueObject>>;
+
+/**
+ * generate_express's arguments, read from the vocabulary loaded now: the one source of its declared schema.
+ * Every field is optional; motion_id is left out when no motion is offered (an empty selection).
+ */
+export function cueArgs(vocab: Vocabulary): ToolArgs {
+  const motions = offeredMotions(vocab);
+  const args = cueObject(vocab, motions);
+  return motions.length ? args : args.omit({ motion_id: true });
 }
 
 /**
@@ -17,40 +45,13 @@ export interface Cue {
  */
 export function createGenerateExpressTool(vocab: Vocabulary): ClientTool {
   const motions = offeredMotions(vocab);
-  const properties: Record<string, JsonSchema> = {
-    emotion_id: {
-      type: "string",
-      enum: vocab.emotions.map((e) => e.id),
-      description: `Facial expression: ${vocab.emotions.map((e) => (e.description ? `${e.id} (${e.description})` : e.id)).join(", ")}.`,
-    },
-  };
-  if (motions.length) {
-    properties.motion_id = {
-      type: "string",
-      enum: motions.map((m) => m.id),
-      description: `Body motion: ${motions.map((m) => (m.description ? `${m.id} (${m.description})` : m.id)).join(", ")}.`,
-    };
-  }
-  properties.emotion_text =
-    vocab.voice.mode === "enum"
-      ? {
-          type: "string",
-          enum: vocab.voice.tags.map((t) => t.tag),
-          description: `Voice tone tag: ${vocab.voice.tags.map((t) => `${t.tag} = ${t.meaning}`).join("; ")}.`,
-        }
-      : { type: "string", description: "Voice tone in a few words (e.g. softly, cheerful, whispering)." };
-  properties.caption = {
-    type: "string",
-    description: "Free-text voice direction for the speech around the call.",
-  };
-
   const what = motions.length ? "face, body motion, voice tone" : "face, voice tone";
   return {
     name: GENERATE_EXPRESS,
     description:
       `Places an expression cue (${what}) on your speech at the point of the call: call it where the feeling ` +
       "shows, before or between sentences. Every field is optional. It answers ok and needs no reply.",
-    parameters: { type: "object", properties, additionalProperties: false },
+    parameters: declaredParameters(cueArgs(vocab)),
     oneWay: true,
     run: async () => "ok",
   };
