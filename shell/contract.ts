@@ -62,6 +62,8 @@ export type HostToShell =
   | { type: "title"; id: string; title: string }
   /** Off: the whole window takes input (the way back when the silhouette is wrong). */
   | { type: "click-through"; id: string; enabled: boolean }
+  /** Bring her window forward with her input open (the global shortcut). */
+  | { type: "input"; id: string }
   /** Hide or show a window (the tray's "Hide characters" / "Show characters"). */
   | { type: "visible"; id: string; visible: boolean }
   | { type: "quit" };
@@ -86,6 +88,8 @@ export const ShellToHostSchema = z.discriminatedUnion("type", [
     wayland: z.boolean(),
     /** Whether a tray icon with YUI's menu was created (StatusNotifierItem or XEmbed). */
     tray: z.boolean().optional(),
+    /** The global shortcut bound to open main's input (GTK accelerator syntax), or null. */
+    shortcut: z.string().nullable().optional(),
     monitors: z.array(MonitorSchema),
   }),
   z.object({ type: z.literal("monitors"), monitors: z.array(MonitorSchema) }),
@@ -96,6 +100,8 @@ export const ShellToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("shape"), id: z.string(), rects: z.number().int() }),
   /** The user started dragging her; the window manager moves the window. */
   z.object({ type: z.literal("drag"), id: z.string() }),
+  /** The user pressed the global shortcut. */
+  z.object({ type: z.literal("shortcut") }),
   /** The user chose an entry of her menu (`id` her window) or of the tray's (`id` ""). */
   z.object({ type: z.literal("menu"), id: z.string(), action: z.enum(MENU_ACTIONS) }),
   /** The user closed the window. */
@@ -116,13 +122,16 @@ export type PageToShell =
   | { type: "shape"; rects: [number, number, number, number][]; drag: [number, number, number, number][] };
 
 /** Shell → page, through `window.__yuiShell(message)`. */
-export interface ShellToPage {
-  type: "shell";
-  shell: string;
-  /** False: no transparency; the page draws an opaque background in a framed window. */
-  compositor: boolean;
-  wayland: boolean;
-}
+export type ShellToPage =
+  | {
+      type: "shell";
+      shell: string;
+      /** False: no transparency; the page draws an opaque background in a framed window. */
+      compositor: boolean;
+      wayland: boolean;
+    }
+  /** Open her input (the global shortcut). */
+  | { type: "open-input" };
 
 /** Parses one line of a shell's stdout; null for anything that is not a contract message (a log line). */
 export function parseShellLine(line: string): ShellToHost | null {

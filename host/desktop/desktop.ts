@@ -153,6 +153,12 @@ export function startDesktop(opts: {
   const offShell = shell.on((m) => {
     if (m.type === "monitors") monitors = m.monitors;
     if (m.type === "menu") return onMenu(m.id, m.action);
+    // The global shortcut opens main's input.
+    if (m.type === "shortcut") {
+      const main = [...shown].find(([, v]) => v.role === "main")?.[0];
+      if (main) shell.send({ type: "input", id: main });
+      return;
+    }
     if (m.type !== "closed" || !shown.has(m.id)) return;
     clickThroughOff.delete(m.id);
     const role = shown.get(m.id)!.role;

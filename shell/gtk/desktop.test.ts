@@ -425,6 +425,25 @@ describe("the Linux shell on an X desktop with a compositor", () => {
     await waitFor("the click in the xterm", async () => presses() === before + 1, 10_000);
   });
 
+  it("opens her input from anywhere with the global shortcut (Ctrl+Alt+Y)", async () => {
+    expect(messages.find((m) => m.type === "ready")).toMatchObject({ shortcut: "<Ctrl><Alt>y" });
+    const w = await windowOf("Yui");
+    // The keyboard is elsewhere first: a click in the xterm.
+    await click(w.x - 60, w.y + 20);
+    backend.enqueue({ body: chatStream({ text: ["Right here."] }) });
+    const asked = backend.requests.length;
+    await desk.x("xdotool", ["key", "ctrl+alt+y"]);
+    await waitFor("her input", async () => {
+      const shot = await desk.screenshot();
+      return !same(shot.at(w.x + 40, w.y + w.h - 30), BELOW, 12);
+    });
+    await desk.x("xdotool", ["type", "--delay", "30", "via the shortcut"]);
+    await desk.x("xdotool", ["key", "Return"]);
+    await waitFor("the message at the backend", async () => backend.requests.length > asked);
+    const body = backend.requests[asked]!.body as { messages: { role: string; content: string }[] };
+    expect(body.messages.at(-1)).toEqual({ role: "user", content: "via the shortcut" });
+  });
+
   it("keeps her on a visible monitor when the monitors change", async () => {
     const yui = await windowOf("Yui");
     const mio = await windowOf("Mio");

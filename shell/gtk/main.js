@@ -275,6 +275,26 @@ function showMenu(id, entry, ev) {
   entry.menu = menu;
 }
 
+// ---- the global shortcut ----
+/** The shortcut that opens main's input from anywhere. */
+const SHORTCUT = GLib.getenv("YUI_SHORTCUT") || "<Ctrl><Alt>y";
+let Keybinder = null;
+try {
+  Keybinder = (await import("gi://Keybinder?version=3.0")).default;
+} catch {
+  Keybinder = null;
+}
+let shortcut = null;
+function startShortcut() {
+  if (!Keybinder) {
+    log(`no global shortcut: install gir1.2-keybinder-3.0 (${SHORTCUT} would open her input)`);
+    return;
+  }
+  Keybinder.init();
+  if (Keybinder.bind(SHORTCUT, () => send({ type: "shortcut" }))) shortcut = SHORTCUT;
+  else log(`the global shortcut ${SHORTCUT} is taken by another program`);
+}
+
 // ---- the tray ----
 let tray = null;
 function trayMenu() {
@@ -386,6 +406,15 @@ function handle(line) {
       }
       break;
     }
+    case "input": {
+      // Her input, opened by the global shortcut: her window comes forward with the keyboard.
+      const e = windows.get(m.id);
+      if (!e) break;
+      e.win.show_all();
+      e.win.present_with_time(Keybinder ? Keybinder.get_current_event_time() : Gdk.CURRENT_TIME);
+      toPage(m.id, { type: "open-input" });
+      break;
+    }
     case "visible": {
       const e = windows.get(m.id);
       if (e && m.visible) e.win.show_all();
@@ -431,12 +460,14 @@ if (wayland) {
   );
 }
 startTray();
+startShortcut();
 send({
   type: "ready",
   shell: "gtk",
   compositor: composited(),
   wayland,
   tray: Boolean(tray),
+  shortcut,
   monitors: monitors(),
 });
 Gtk.main();

@@ -176,6 +176,7 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     const s = m as { type?: string; compositor?: boolean };
     if (s?.type === "shell")
       document.body.classList.toggle("desktop-opaque", opaque || s.compositor === false);
+    else if (s?.type === "open-input") setInput(true);
   };
   toShell({ type: "hello" });
   report();
