@@ -131,6 +131,12 @@ describe("Mods/shell-sandbox/Dockerfile", () => {
     // The CMD's script is where `COPY src Mods/shell-sandbox/src` puts src/main.ts.
     expect(entry).toBe("Mods/shell-sandbox/src/main.ts");
     expect(existsSync(path.join(modDir, "src", "main.ts"))).toBe(true);
+    // Commands get a clean environment: the image's settings for them are passed on by name.
+    const passed = cmd.flatMap((a, i) => (a === "--env" ? [cmd[i + 1]] : []));
+    const env = dockerfile.getInstructions().filter((i) => i.getKeyword() === "ENV");
+    const envNames = env.flatMap(argsOf).flatMap((a) => (a.includes("=") ? [a.split("=")[0]] : []));
+    expect(envNames.sort()).toEqual(["COREPACK_ENABLE_DOWNLOAD_PROMPT", "PIP_BREAK_SYSTEM_PACKAGES"]);
+    expect(passed.sort()).toEqual(envNames);
     const expose = dockerfile.getInstructions().filter((i) => i.getKeyword() === "EXPOSE");
     expect(expose.flatMap(argsOf)).toEqual([String(DEFAULT_PORT)]);
     expect(jsonArgs(dockerfile.getENTRYPOINTs()[0] ?? { getArgumentsContent: () => null })).toEqual([
