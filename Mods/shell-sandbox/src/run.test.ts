@@ -200,6 +200,30 @@ describe("runCommand", () => {
     );
   });
 
+  it("starts a sandboxed command again when bwrap fails to set up its loopback before the shell starts", async () => {
+    // A stand-in for bwrap speaking its status protocol on fd 3: the first start fails as bwrap
+    // sometimes does (before any shell runs), the next runs the command and reports its exit.
+    const fake = [
+      `if [ ! -e ${ws}/failed-once ]; then touch ${ws}/failed-once;`,
+      'echo "bwrap: loopback: Failed RTM_NEWADDR: No child processes" >&2; exit 1; fi;',
+      'bash -c "$1"; printf \'{ "exit-code": %d }\\n\' $? >&3',
+    ].join(" ");
+    const flaky: Runner = { argv: ["/bin/bash", "-c", fake, "fake-bwrap"], cwd: ws, env: {}, bwrap: {} };
+    const r = await runCommand(flaky, "echo ran; exit 3", 10_000);
+    expect(r).toEqual({ exit_code: 3, stdout: "ran\n", stderr: "", truncated: false, timed_out: false });
+    // Any other failure of bwrap is the command's answer, not retried.
+    const broken: Runner = {
+      argv: ["/bin/bash", "-c", 'echo "bwrap: Creating new namespace failed" >&2; exit 1', "fake-bwrap"],
+      cwd: ws,
+      env: {},
+      bwrap: {},
+    };
+    expect(await runCommand(broken, "true", 10_000)).toMatchObject({
+      exit_code: 1,
+      stderr: "bwrap: Creating new namespace failed\n",
+    });
+  });
+
   it("refuses an empty command and reports a shell that cannot start", async () => {
     await expect(runCommand(plain, "  ", 1000)).rejects.toThrow(msg.commandEmpty());
     await expect(runCommand(plain, "echo a\0b", 1000)).rejects.toThrow(msg.commandNul());
