@@ -1,14 +1,10 @@
 /** The switchable tools' switches: store key by switch id, and their states now (docs/client-context.md). */
+import { SWITCH_KEYS, type SwitchId } from "../protocol/store-keys.ts";
 import type { KeyValue } from "./presets/presets.ts";
 import { relationsEnabled } from "./relations/access.ts";
 
-/** Store key of each switch, by the switch id the tools carry. */
-export const SWITCH_KEYS = {
-  browser: "yui.browser",
-  relations: "yui.relations",
-  screen: "yui.screen_capture",
-} as const;
-export type SwitchId = keyof typeof SWITCH_KEYS;
+/** Store key of each switch, by the switch id the tools carry (src/protocol/store-keys.ts). */
+export { SWITCH_KEYS, type SwitchId };
 
 const on = (kv: KeyValue, key: string) =>
   (kv.get(key) as { enabled?: unknown } | undefined)?.enabled === true;

@@ -41,12 +41,13 @@ export const AgentNotifySchema = z.strictObject({
 });
 export type AgentNotify = z.infer<typeof AgentNotifySchema>;
 
-/** The switches' store keys. */
+/** Store key of each switch, by the switch id the tools carry (docs/client-context.md). */
 export const SWITCH_KEYS = {
   browser: "yui.browser",
   relations: "yui.relations",
-  screenCapture: "yui.screen_capture",
+  screen: "yui.screen_capture",
 } as const;
+export type SwitchId = keyof typeof SWITCH_KEYS;
 
 const row = <T>(spec: KeySpec<T>): KeySpec => spec as KeySpec;
 
@@ -65,7 +66,7 @@ export const KEY_TABLE: readonly KeySpec[] = [
     doc: "The Relations switch, one for every preset; on by default.",
   }),
   row({
-    pattern: SWITCH_KEYS.screenCapture,
+    pattern: SWITCH_KEYS.screen,
     schema: Switch,
     default: { enabled: false },
     doc: "The screen capture switch (look at: screen); off by default.",

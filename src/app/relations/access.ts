@@ -4,6 +4,7 @@
  */
 
 import type { RatingAnswer } from "../../protocol/relations.ts";
+import { SWITCH_KEYS } from "../../protocol/store-keys.ts";
 import {
   type Choice,
   characterChoices,
@@ -36,7 +37,7 @@ function updatable(kv: KeyValue): kv is UpdatableKeyValue {
 }
 
 /** The store key of the Relations switch (one for every preset). */
-export const RELATIONS_SWITCH_KEY = "yui.relations";
+export const RELATIONS_SWITCH_KEY = SWITCH_KEYS.relations;
 
 /** Whether the Relations switch is on (on by default). */
 export function relationsEnabled(kv: KeyValue): boolean {
