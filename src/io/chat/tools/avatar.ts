@@ -1,4 +1,6 @@
+import { z } from "zod";
 import type { ClientTool, ToolResult } from "./client-tools.ts";
+import { checkArgument, declaredParameters } from "./schema.ts";
 
 /** body_action's exact results: ok, or one word. */
 export const BODY_ACTION_RESULTS = [
@@ -24,6 +26,25 @@ export const AVATAR_ERRORS = {
   invalidMonitor: "error: invalid field monitor",
 } as const;
 
+/**
+ * body_action's arguments: the one source of its declared schema and its check. The schema is flat (the model sees
+ * every field); which field an action needs is parseBodyAction's switch, checked in the spec's order.
+ */
+export const BodyActionArgsSchema = z.strictObject({
+  action: z.enum(BODY_ACTIONS),
+  app: z.string().describe("For sit_on_window: the app name, as look at perch_targets lists it.").optional(),
+  side: z.enum(PEEK_SIDES).describe("For peek.").optional(),
+  spot: z.enum(SPOTS).describe("For move_to.").optional(),
+  monitor: z.int().min(0).describe("For move_to: the display number; omitted keeps yours.").optional(),
+});
+
+/** look's arguments: the one source of its declared schema and its check. */
+export const LookArgsSchema = z.strictObject({
+  at: z.enum(LOOK_TARGETS),
+  monitor: z.int().min(0).describe("For screen: the display number.").optional(),
+});
+
+/** One body action as the executor receives it: the action plus the field it needs. */
 export type BodyActionArgs =
   | { action: "sit_on_window"; app: string }
   | { action: "peek"; side: (typeof PEEK_SIDES)[number] }
@@ -47,34 +68,42 @@ export interface AvatarToolDeps {
   screenCaptureOn: () => Promise<boolean>;
 }
 
-const isInt = (v: unknown): v is number => typeof v === "number" && Number.isInteger(v);
+/** Checks one body_action argument; `needed` says whether the call's action needs it. */
+const bodyArg = <K extends keyof typeof BodyActionArgsSchema.shape & string>(
+  name: K,
+  value: unknown,
+  needed?: boolean,
+) => checkArgument(BodyActionArgsSchema, name, value, needed);
 
+/**
+ * body_action's check, in the spec's order: the action, then the field it needs (an empty app counts as none),
+ * then move_to's optional monitor. Answers the executor's arguments or the exact error string.
+ */
 function parseBodyAction(a: Record<string, unknown>): BodyActionArgs | string {
-  const action = a.action;
-  if (typeof action !== "string" || !(BODY_ACTIONS as readonly string[]).includes(action)) {
-    return action === undefined ? "error: missing field action" : "error: invalid field action";
-  }
-  switch (action) {
-    case "sit_on_window":
-      if (a.app === undefined || a.app === "") return "error: missing field app";
-      if (typeof a.app !== "string") return "error: invalid field app";
-      return { action, app: a.app };
-    case "peek":
-      if (a.side === undefined) return "error: missing field side";
-      if (!(PEEK_SIDES as readonly unknown[]).includes(a.side)) return "error: invalid field side";
-      return { action, side: a.side as "left" | "right" };
-    case "move_to":
-      if (a.spot === undefined) return "error: missing field spot";
-      if (!(SPOTS as readonly unknown[]).includes(a.spot)) return "error: invalid field spot";
-      if (a.monitor !== undefined && (!isInt(a.monitor) || a.monitor < 0))
-        return "error: invalid field monitor";
+  const action = bodyArg("action", a.action);
+  if (!action.ok) return action.error;
+  switch (action.value) {
+    case "sit_on_window": {
+      const app = bodyArg("app", a.app === "" ? undefined : a.app, true);
+      return app.ok ? { action: action.value, app: app.value! } : app.error;
+    }
+    case "peek": {
+      const side = bodyArg("side", a.side, true);
+      return side.ok ? { action: action.value, side: side.value! } : side.error;
+    }
+    case "move_to": {
+      const spot = bodyArg("spot", a.spot, true);
+      if (!spot.ok) return spot.error;
+      const monitor = bodyArg("monitor", a.monitor);
+      if (!monitor.ok) return monitor.error;
       return {
-        action,
-        spot: a.spot as (typeof SPOTS)[number],
-        ...(a.monitor !== undefined ? { monitor: a.monitor as number } : {}),
+        action: action.value,
+        spot: spot.value!,
+        ...(monitor.value !== undefined ? { monitor: monitor.value } : {}),
       };
+    }
     default:
-      return { action: action as "stand" | "go_to_bed" };
+      return { action: action.value };
   }
 }
 
@@ -88,25 +117,7 @@ export function createAvatarTools(deps: AvatarToolDeps): ClientTool[] {
       "top_right, bottom_left or bottom_right; optional monitor number), stand (leave a perch, a peek or the bed), " +
       "go_to_bed (lie down on a bed where you stand). Answers ok, or one word: not_found, blocked, interrupted, busy, " +
       "unsupported, timeout.",
-    parameters: {
-      type: "object",
-      properties: {
-        action: { type: "string", enum: [...BODY_ACTIONS] },
-        app: {
-          type: "string",
-          description: "For sit_on_window: the app name, as look at perch_targets lists it.",
-        },
-        side: { type: "string", enum: [...PEEK_SIDES], description: "For peek." },
-        spot: { type: "string", enum: [...SPOTS], description: "For move_to." },
-        monitor: {
-          type: "integer",
-          minimum: 0,
-          description: "For move_to: the display number; omitted keeps yours.",
-        },
-      },
-      required: ["action"],
-      additionalProperties: false,
-    },
+    parameters: declaredParameters(BodyActionArgsSchema),
     failed: (r) => r !== "ok",
     waitMs: 60_000,
     run: async (args, ctx) => {
@@ -123,30 +134,23 @@ export function createAvatarTools(deps: AvatarToolDeps): ClientTool[] {
       "Looks at your own state. at: body (your position, posture and what you are on, as JSON), perch_targets " +
       "(windows you can sit on and peek edges, as JSON), or screen (a screenshot of a display; optional monitor, " +
       "the same display number as body_action; omitted means your display; needs an image-capable model).",
-    parameters: {
-      type: "object",
-      properties: {
-        at: { type: "string", enum: [...LOOK_TARGETS] },
-        monitor: { type: "integer", minimum: 0, description: "For screen: the display number." },
-      },
-      required: ["at"],
-      additionalProperties: false,
-    },
+    parameters: declaredParameters(LookArgsSchema),
     switchId: "screen",
     run: async (args): Promise<ToolResult> => {
-      const at = args.at;
-      if (at === undefined) return "error: missing field at";
-      if (!(LOOK_TARGETS as readonly unknown[]).includes(at)) return "error: invalid field at";
-      if (at === "screen") {
+      const at = checkArgument(LookArgsSchema, "at", args.at);
+      if (!at.ok) return at.error;
+      let monitor: number | undefined;
+      if (at.value === "screen") {
         if (!(await deps.screenCaptureOn())) return AVATAR_ERRORS.screenOff;
-        if (args.monitor !== undefined && (!isInt(args.monitor) || args.monitor < 0))
-          return AVATAR_ERRORS.invalidMonitor;
+        const m = checkArgument(LookArgsSchema, "monitor", args.monitor);
+        if (!m.ok) return AVATAR_ERRORS.invalidMonitor;
+        monitor = m.value;
       }
       const ex = deps.executor();
       if (!ex) return AVATAR_ERRORS.unsupported;
-      if (at === "body") return JSON.stringify(await ex.bodyState());
-      if (at === "perch_targets") return JSON.stringify(await ex.perchTargets());
-      const shot = await ex.screenshot(args.monitor as number | undefined);
+      if (at.value === "body") return JSON.stringify(await ex.bodyState());
+      if (at.value === "perch_targets") return JSON.stringify(await ex.perchTargets());
+      const shot = await ex.screenshot(monitor);
       if (!shot) return AVATAR_ERRORS.invalidMonitor;
       return { text: `screenshot of display ${shot.display}`, images: [shot.dataUrl] };
     },

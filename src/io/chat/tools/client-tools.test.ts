@@ -146,4 +146,73 @@ describe("avatar tools", () => {
       "error: invalid field monitor",
     );
   });
+
+  it("body_action checks its arguments against its declared schema, in the spec's order", async () => {
+    const seen: unknown[] = [];
+    const recording: AvatarExecutor = {
+      ...executor,
+      bodyAction: async (a) => {
+        seen.push(a);
+        return "ok";
+      },
+    };
+    const [body] = createAvatarTools({ executor: () => recording, screenCaptureOn: screenOn });
+    const cases: [Record<string, unknown>, string][] = [
+      [{ action: null }, "error: invalid field action"],
+      [{ action: "sit_on_window", app: "" }, "error: missing field app"],
+      [{ action: "sit_on_window", app: 5 }, "error: invalid field app"],
+      [{ action: "peek" }, "error: missing field side"],
+      [{ action: "move_to", monitor: 1 }, "error: missing field spot"],
+      // The spot is checked before the monitor.
+      [{ action: "move_to", spot: "middle", monitor: -1 }, "error: invalid field spot"],
+      [{ action: "move_to", spot: "center", monitor: 1.5 }, "error: invalid field monitor"],
+      [{ action: "move_to", spot: "center", monitor: null }, "error: invalid field monitor"],
+    ];
+    for (const [args, answer] of cases) expect(await body!.run(args, ctx), JSON.stringify(args)).toBe(answer);
+    expect(seen).toEqual([]);
+    // A field the action does not need is not checked, and the executor gets only what the action needs.
+    for (const args of [
+      { action: "sit_on_window", app: "Finder", side: "up" },
+      { action: "peek", side: "right", monitor: "x" },
+      { action: "move_to", spot: "top_left" },
+      { action: "move_to", spot: "top_left", monitor: 0 },
+      { action: "stand", app: 1 },
+      { action: "go_to_bed" },
+    ])
+      expect(await body!.run(args, ctx)).toBe("ok");
+    expect(seen).toEqual([
+      { action: "sit_on_window", app: "Finder" },
+      { action: "peek", side: "right" },
+      { action: "move_to", spot: "top_left" },
+      { action: "move_to", spot: "top_left", monitor: 0 },
+      { action: "stand" },
+      { action: "go_to_bed" },
+    ]);
+  });
+
+  it("look checks at first, then the screen switch, then the monitor", async () => {
+    let on = false;
+    const shots: unknown[] = [];
+    const [, look] = createAvatarTools({
+      executor: () => ({
+        ...executor,
+        screenshot: async (m) => {
+          shots.push(m);
+          return null;
+        },
+      }),
+      screenCaptureOn: async () => on,
+    });
+    expect(await look!.run({}, ctx)).toBe("error: missing field at");
+    expect(await look!.run({ at: "face", monitor: -1 }, ctx)).toBe("error: invalid field at");
+    expect(await look!.run({ at: "screen", monitor: -1 }, ctx)).toBe("error: screen capture is off");
+    // Other targets ignore the monitor.
+    expect(await look!.run({ at: "body", monitor: "x" }, ctx)).toBe('{"posture":"standing"}');
+    on = true;
+    expect(await look!.run({ at: "screen", monitor: "1" }, ctx)).toBe("error: invalid field monitor");
+    expect(shots).toEqual([]);
+    await look!.run({ at: "screen" }, ctx);
+    await look!.run({ at: "screen", monitor: 3 }, ctx);
+    expect(shots).toEqual([undefined, 3]);
+  });
 });
