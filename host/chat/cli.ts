@@ -157,7 +157,11 @@ export async function main(argv: string[]): Promise<number> {
         });
         p.start();
         pushes.push(p);
-        caller = { runTurn: (input) => p.runTurn({ ...input, context: input.context ?? "" }) };
+        caller = {
+          runTurn: (input) => p.runTurn({ ...input, context: input.context ?? "" }),
+          // The tools hello declared: the dispatcher describes these instead of building a list push never sends.
+          declaredTools: () => p.declaredTools(),
+        };
       } else {
         caller = createChatEngine({
           transport,

@@ -60,9 +60,12 @@ export function createCharacterBackend(preset: Preset, hello: () => Promise<Hell
           text: i.text,
           context: i.context ?? "",
           turnId: i.turnId,
+          origin: i.origin,
           signal: i.signal,
           onEvent: i.onEvent,
         }),
+      // The tools hello declared: the dispatcher describes these instead of building a list push never sends.
+      declaredTools: () => client.declaredTools(),
       setTranscript() {},
       close: () => client.close(),
     };

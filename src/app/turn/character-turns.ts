@@ -35,6 +35,7 @@ export function createCharacterTurns(deps: CharacterTurnsDeps) {
       text,
       turnId,
       context,
+      origin: origin.kind === "other" ? "signal" : origin.kind,
       signal,
       onEvent: (e) => deps.onEvent?.(e, turnId),
     });

@@ -12,6 +12,7 @@ import { createChatEngine } from "../../io/chat/stream/engine.ts";
 import type { KeyValue } from "../presets/presets.ts";
 import { DEFAULT_VOCABULARY } from "../vocabulary/vocabulary.ts";
 import { Addressing } from "./addressing.ts";
+import { createCharacterTurns } from "./character-turns.ts";
 import { type BackendCaller, buildTurnRegistry, createWireDispatcher } from "./wire-dispatcher.ts";
 
 function memoryKv(init: Record<string, unknown> = {}): KeyValue {
@@ -172,5 +173,86 @@ describe("on push the tools are declared at hello, not per turn", () => {
     expect(perTurn.buildsInTurn).toBe(1);
     expect(perTurn.context).toBe(declared.context);
     expect(perTurn.hello).toEqual(declared.hello);
+  });
+});
+
+describe("on push a turn's frame says why it runs", () => {
+  let push: PushBackend | undefined;
+  let client: PushClient | undefined;
+  afterEach(async () => {
+    client?.close();
+    await push?.close();
+  });
+
+  it("a user turn goes out with origin user, an addressed turn with addressed, a signal turn with signal", async () => {
+    push = await startPushBackend({
+      onTurn: (t) => {
+        t.segment("ok");
+        t.end();
+      },
+    });
+    const kv = memoryKv({
+      "yui.presets": [preset("yui", "YUI"), preset("aoi", "Aoi")],
+      "yui.presets.active": "yui",
+      "yui.relations": { enabled: true },
+    });
+    const addressing = new Addressing({ self: { id: "yui", name: "YUI" } });
+    const win = createNodeWindow({
+      kv,
+      kind: "main",
+      presetId: "yui",
+      addressing,
+      invoke: async () => "unused",
+    });
+    const windowTools = () => win.tools();
+    const c = createPushClient({
+      url: push.url,
+      connect: nodeConnect,
+      hello: async () => ({
+        preset: { id: "yui", name: "YUI" },
+        window: "main",
+        tools: await buildTurnRegistry({ vocabulary: () => DEFAULT_VOCABULARY, windowTools }),
+      }),
+    });
+    client = c;
+    c.start();
+    await push.connected(1);
+    const turns = createCharacterTurns({
+      dispatcher: createWireDispatcher({
+        caller: {
+          runTurn: (i) => c.runTurn({ ...i, context: i.context ?? "" }),
+          declaredTools: () => c.declaredTools(),
+        },
+        presetId: "yui",
+        vocabulary: () => DEFAULT_VOCABULARY,
+        windowTools,
+        switches: () => win.switches(),
+        contextLines: (tools) => win.contextLines(tools),
+      }),
+      addressing,
+      emitAddressed: () => {},
+    });
+    await turns.userTurn("hi");
+    await turns.addressedTurn({
+      exchange: "x1",
+      chain: 1,
+      from: { id: "aoi", name: "Aoi" },
+      to: { id: "yui", name: "YUI" },
+      text: "are you there?",
+      turnId: "a1",
+    });
+    await turns.signalTurn({
+      id: "sig-1",
+      source: "factorio",
+      event_type: "game.wake",
+      delivery: "urgent",
+      note: "come here",
+      count: 1,
+      received_at: "2026-12-01T12:00:00.000Z",
+      body: {},
+    });
+    const sent = push.frames.flatMap((f) => (f.frame.type === "turn" ? [f.frame] : []));
+    expect(sent.map((f) => f.origin)).toEqual(["user", "addressed", "signal"]);
+    expect(sent[1]!.text).toBe("Aoi: are you there?");
   });
 });

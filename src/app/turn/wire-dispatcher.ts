@@ -4,7 +4,7 @@
  * declared once per connection, in hello (docs/push-transport.md): the turn builds no registry and its context
  * describes the tools that hello declared.
  */
-import type { EngineEvent, TurnEnd, TurnInput } from "../../io/chat/stream/types.ts";
+import type { EngineEvent, TurnEnd, TurnInput, TurnWireOrigin } from "../../io/chat/stream/types.ts";
 import { type ClientTool, createClientTools } from "../../io/chat/tools/client-tools.ts";
 import { createGenerateExpressTool } from "../../io/chat/tools/express.ts";
 import type { Vocabulary } from "../vocabulary/vocabulary.ts";
@@ -40,6 +40,8 @@ export interface DispatchInput {
   turnId?: string;
   /** Context lines for this turn only (an addressed turn's). */
   context?: string[];
+  /** Why the turn runs (the push turn frame's origin); a user turn when absent. */
+  origin?: TurnWireOrigin;
   signal?: AbortSignal;
   onEvent?: (e: EngineEvent) => void;
 }
@@ -78,6 +80,7 @@ export function createWireDispatcher(deps: WireDispatcherDeps) {
         tools,
         presetId: deps.presetId,
         turnId: input.turnId,
+        origin: input.origin,
         signal: input.signal,
         onEvent: input.onEvent,
       });

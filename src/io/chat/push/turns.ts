@@ -3,7 +3,7 @@
  * backend starts, fed by the backend's frames once the connection (connection.ts) hands them over. Owns each
  * turn's text, idle timer and tool-call chain; knows nothing of sockets or reconnects.
  */
-import type { EngineEvent, TurnEnd, TurnOutcome } from "../stream/types.ts";
+import type { EngineEvent, TurnEnd, TurnOutcome, TurnWireOrigin } from "../stream/types.ts";
 import type { ClientTool } from "../tools/client-tools.ts";
 import type { PushConnectionEvent } from "./connection.ts";
 import type { ClientFrame, parseBackendFrame, ToolCallFrame } from "./frames.ts";
@@ -13,7 +13,7 @@ import { consumeToolCall, type HeldResults, TakenCalls } from "./tool-calls.ts";
 export interface PushTurnInput {
   text: string;
   context: string;
-  origin?: "user" | "addressed" | "signal";
+  origin?: TurnWireOrigin;
   turnId?: string;
   signal?: AbortSignal;
   onEvent?: (e: EngineEvent) => void;

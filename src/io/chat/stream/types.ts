@@ -72,9 +72,14 @@ export interface TurnInput {
   presetId: string;
   /** Identifies the turn to its tools (one call per turn rules); generated when absent. */
   turnId?: string;
+  /** Why the turn runs; the push transport sends it as the turn frame's origin (request transports have none). */
+  origin?: TurnWireOrigin;
   signal?: AbortSignal;
   onEvent?: (e: EngineEvent) => void;
 }
+
+/** A turn's origin on the wire (push-transport.md): the user wrote, another character addressed this one, or a mod's signal. */
+export type TurnWireOrigin = "user" | "addressed" | "signal";
 
 export type Transport = "chat" | "responses";
 
