@@ -2,8 +2,10 @@
  * The browser tool (spec: client-tools.txt, "browser"): runs backend-written JavaScript against ego lite, in this
  * character's own task space, through the host. Declared in every switch state; the switch is read per call.
  */
+import { z } from "zod";
 import type { BrowserRelay } from "../../../browser/browser-relay.ts";
 import type { ClientTool, ToolResult } from "../client-tools.ts";
+import { declaredParameters } from "../schema.ts";
 import { BROWSER_RESULT, BROWSER_TIMINGS } from "./results.ts";
 
 /** What the browser tool needs from its window. */
@@ -30,22 +32,19 @@ export const BROWSER_TOOL_DESCRIPTION = [
   "- guide: true returns the full guide (send it without code).",
 ].join("\n");
 
-/** The declared parameters: neither argument required, no others allowed. */
-export const BROWSER_TOOL_PARAMETERS = {
-  type: "object",
-  properties: {
-    code: {
-      type: "string",
-      description: "The body of an async function, run after the client's prelude.",
-    },
-    guide: {
-      type: "boolean",
-      description: "true returns the installed ego lite's guide instead of running code.",
-    },
-  },
-  additionalProperties: false,
-};
+/** The browser tool's arguments, the one source of its declared schema and its check: neither required. */
+export const BrowserArgsSchema = z.strictObject({
+  code: z.string().describe("The body of an async function, run after the client's prelude.").optional(),
+  guide: z
+    .boolean()
+    .describe("true returns the installed ego lite's guide instead of running code.")
+    .optional(),
+});
 
+/** The declared parameters: neither argument required, no others allowed. */
+export const BROWSER_TOOL_PARAMETERS = declaredParameters(BrowserArgsSchema);
+
+/** No code: absent, null, or blank (a missing or empty code answers error: missing field code). */
 function isEmptyCode(code: unknown): boolean {
   return code === undefined || code === null || (typeof code === "string" && code.trim() === "");
 }
@@ -61,14 +60,16 @@ export function createBrowserTool(deps: BrowserToolDeps): ClientTool {
     async run(args, ctx): Promise<ToolResult> {
       if (!(await deps.readSwitch())) return BROWSER_RESULT.off;
       const { code } = args;
-      // Only a literal true asks for the guide; guide: false (or anything else) reads as no guide.
-      if (args.guide === true) {
+      // Only a literal true asks for the guide; guide: false (or anything not a boolean) reads as no guide.
+      const guide = BrowserArgsSchema.shape.guide.safeParse(args.guide);
+      if (guide.success && guide.data === true) {
         if (!isEmptyCode(code)) return BROWSER_RESULT.invalidCode;
         return deps.relay.guide(ctx.signal);
       }
       if (isEmptyCode(code)) return BROWSER_RESULT.missingCode;
-      if (typeof code !== "string") return BROWSER_RESULT.invalidCode;
-      return deps.relay.run(deps.presetId, code, ctx.signal);
+      const script = BrowserArgsSchema.shape.code.safeParse(code);
+      if (!script.success || script.data === undefined) return BROWSER_RESULT.invalidCode;
+      return deps.relay.run(deps.presetId, script.data, ctx.signal);
     },
   };
 }
