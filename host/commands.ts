@@ -1,13 +1,21 @@
-/** The host's command table: what a window invokes over the bridge (Tauri's invoke), by name. */
+/**
+ * The host's command table: what a window invokes over the bridge (Tauri's invoke), by name. The names, their
+ * arguments and their answers are the contract's (`COMMANDS`, src/protocol/commands.ts): a handler must answer
+ * its command's answer type.
+ */
+import type { CommandAnswer, CommandName } from "../src/protocol/commands.ts";
 
 export interface CommandOptions {
   /** Aborts when the caller stopped waiting. */
   signal?: AbortSignal;
 }
-export type CommandHandler = (args: unknown, opts?: CommandOptions) => Promise<unknown>;
+export type CommandHandler<C extends CommandName = CommandName> = (
+  args: unknown,
+  opts?: CommandOptions,
+) => Promise<CommandAnswer<C>>;
 
 export interface CommandTable {
-  register(name: string, handler: CommandHandler): void;
+  register<C extends CommandName>(name: C, handler: CommandHandler<C>): void;
   /** Runs a command; throws for an unknown name. */
   invoke(name: string, args: unknown, opts?: CommandOptions): Promise<unknown>;
   names(): string[];
@@ -15,7 +23,7 @@ export interface CommandTable {
 
 /** Creates an empty command table. */
 export function createCommandTable(): CommandTable {
-  const handlers = new Map<string, CommandHandler>();
+  const handlers = new Map<string, (args: unknown, opts?: CommandOptions) => Promise<unknown>>();
   return {
     register(name, handler) {
       if (handlers.has(name)) throw new Error(`command ${name} is already registered`);

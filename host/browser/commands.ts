@@ -15,7 +15,7 @@ import {
   SCREENSHOT_MAX_EDGE,
 } from "../../src/io/chat/tools/browser/results.ts";
 import type { ToolResult } from "../../src/io/chat/tools/client-tools.ts";
-import type { CommandHandler, CommandOptions } from "../commands.ts";
+import type { CommandHandler, CommandOptions, CommandTable } from "../commands.ts";
 
 export type { CommandHandler, CommandOptions };
 
@@ -204,7 +204,7 @@ function reasonOf(err: unknown): string {
  * left (a backstop-killed script can recreate its folder late). Call once at host start.
  */
 export async function registerBrowserCommands(
-  register: (name: string, handler: CommandHandler) => void,
+  register: CommandTable["register"],
   config: BrowserHostConfig = browserHostConfig(),
 ): Promise<void> {
   await removeLeftoverShotFolders(config.tmpDir);

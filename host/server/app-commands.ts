@@ -191,5 +191,5 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
     return null;
   });
 
-  if (deps.browser !== false) await registerBrowserCommands((n, h) => table.register(n, h));
+  if (deps.browser !== false) await registerBrowserCommands(table.register);
 }
