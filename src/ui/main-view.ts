@@ -3,6 +3,7 @@
  * then the presets opened as pet panels), each with its own engine and transcript.
  */
 import { openPresets } from "../app/presets/presets.ts";
+import { PRESET_KEYS } from "../protocol/preset.ts";
 import type { ViewContext } from "./context.ts";
 import { h } from "./dom.ts";
 import { createPanel, type Panel } from "./panel.ts";
@@ -56,5 +57,5 @@ export function mountMain(root: HTMLElement, ctx: ViewContext): void {
     grid.dataset.count = String(ids.length);
   };
   sync();
-  ctx.kv.watch((k) => k === "yui.presets" || k === "yui.presets.open" || k === "yui.presets.active", sync);
+  ctx.kv.watch((k) => k === PRESET_KEYS.list || k === PRESET_KEYS.open || k === PRESET_KEYS.active, sync);
 }
