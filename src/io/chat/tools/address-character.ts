@@ -3,9 +3,12 @@
  * so that character receives a turn after the reply's playback. `to` lists the other open presets' names,
  * read when the schema is built (this factory's call); the user is never a target. No switch.
  */
+
+import { z } from "zod";
 import { characterChoices, type PresetRef } from "../../../app/presets/presets.ts";
 import type { CharacterRef, RecordResult } from "../../../app/turn/addressing.ts";
 import type { ClientTool } from "./client-tools.ts";
+import { declaredParameters, oneOf } from "./schema.ts";
 
 /** Every exact result string of address_character. */
 export const ADDRESS_CHARACTER_RESULTS = {
@@ -26,34 +29,35 @@ export interface AddressCharacterDeps {
   addressing: { record(turnId: string, to: CharacterRef, label: string): RecordResult };
 }
 
+/**
+ * address_character's arguments for these choices: the one source of its declared schema and its check. With no
+ * other character open, `to` declares no enum (some providers refuse an empty one) and every call answers
+ * error: unknown target.
+ */
+export function addressArgs(labels: readonly string[]) {
+  const to = labels.length > 0 ? oneOf(labels) : z.string();
+  return z.strictObject({
+    to: to.describe("the name of the other open character this reply speaks to"),
+  });
+}
+
 /** Builds address_character for one window; call it whenever the schema is built (each turn, each push hello). */
 export function createAddressCharacterTool(deps: AddressCharacterDeps): ClientTool {
   const open = deps.openPresets();
   const choices = characterChoices(open, deps.presetId);
   const byLabel = new Map(choices.map((c) => [c.label, c]));
   const names = new Map(open.map((p) => [p.id, p.name]));
+  const args = addressArgs(choices.map((c) => c.label));
 
   return {
     name: ADDRESS_CHARACTER_NAME,
     description:
       "Names the character this reply is for, so that character receives a turn after the reply's playback. One call per reply.",
-    parameters: {
-      type: "object",
-      properties: {
-        to: {
-          type: "string",
-          // No other character open: an empty enum is refused by some providers, so none is declared
-          // and every call answers error: unknown target.
-          ...(choices.length > 0 ? { enum: choices.map((c) => c.label) } : {}),
-          description: "the name of the other open character this reply speaks to",
-        },
-      },
-      required: ["to"],
-      additionalProperties: false,
-    },
-    run: async (args, ctx) => {
+    parameters: declaredParameters(args),
+    run: async (call, ctx) => {
       const R = ADDRESS_CHARACTER_RESULTS;
-      const choice = typeof args.to === "string" ? byLabel.get(args.to) : undefined;
+      const to = args.shape.to.safeParse(call.to);
+      const choice = to.success ? byLabel.get(to.data) : undefined;
       if (!choice) return R.unknownTarget;
       const result = deps.addressing.record(
         ctx.turnId,
