@@ -76,7 +76,8 @@ describe("FileWorker", () => {
       expect(await again.realpath(ws)).toBe(ws);
       // Killed from outside (not closed): the next call starts a new worker.
       process.kill(-(again.pid ?? 0), "SIGKILL");
-      await new Promise((r) => setTimeout(r, 300));
+      // Once the server has seen it end (a call made meanwhile fails with "stopped"; try again).
+      while (again.pid !== undefined) await new Promise((r) => setTimeout(r, 20));
       expect(await again.realpath(ws)).toBe(ws);
     } finally {
       again.close();
