@@ -15,6 +15,7 @@ import {
   SCREENSHOT_MAX_EDGE,
 } from "../../src/io/chat/tools/browser/results.ts";
 import type { ToolResult } from "../../src/io/chat/tools/client-tools.ts";
+import { COMMANDS } from "../../src/protocol/commands.ts";
 import type { CommandHandler, CommandOptions, CommandTable } from "../commands.ts";
 
 export type { CommandHandler, CommandOptions };
@@ -77,15 +78,9 @@ export function browserHostConfig(overrides: Partial<BrowserHostConfig> = {}): B
   };
 }
 
-// A preset id becomes part of a JS string literal and a space name: no control or line-separator characters.
-const RunArgs = z.object({
-  presetId: z
-    .string()
-    .min(1)
-    .max(200)
-    .regex(/^[^\p{Cc}\u2028\u2029]+$/u, "must not contain control or line-separator characters"),
-  code: z.string(),
-});
+// The contract's arguments (src/protocol/commands.ts): a preset id becomes part of a JS string literal and a space
+// name, so it holds no control or line-separator characters.
+const RunArgs = COMMANDS.browser_run.args;
 
 /**
  * browser_run: runs code in the space yui-<presetId> and returns the result text, or { text, images } with
