@@ -92,6 +92,9 @@ describe("the contract module", () => {
         why: " Set by the user ",
       }),
     ).toThrow("reserved reason");
+    expect(() => parseCommandArgs("browser_run", { presetId: "mika\u2028x", code: "" })).toThrow(
+      "must not contain control or line-separator characters",
+    );
     expect(Object.keys(COMMANDS)).toContain("history_append");
   });
 });
