@@ -14,7 +14,10 @@ export const RUN_OUTPUT_CAP_BYTES = 30_000;
  * longest command it can run; longer ones are refused with a pointer to a script file.
  */
 export const COMMAND_MAX_BYTES = 131_072;
-/** After the shell exits, how long `run` still waits for background children to release its pipes. */
+/**
+ * After the shell exits and everything it started is killed, how long `run` still waits for the
+ * output pipes to close (a process that escaped the cleanup may hold them) before it answers anyway.
+ */
 export const RUN_PIPE_GRACE_MS = 500;
 
 /** Largest file that read_file and edit_file load (and that write_file writes). */
