@@ -153,6 +153,9 @@ describe("rate_relation", () => {
     }
     expect(await call(t, { toward: "user", delta: 1, why: "é".repeat(100) })).toBe("neutral");
     expect(relations().log[0]!.why).toBe("é".repeat(80));
+    // Characters are code points: 80 emoji (160 UTF-16 units) fit, as the declared maxLength counts them.
+    expect(await call(t, { toward: "Aoi", delta: 1, why: "🙂".repeat(90) })).toBe("neutral");
+    expect(relations().log[1]!.why).toBe("🙂".repeat(80));
   });
 
   it("refuses the reason reserved for the user and changes nothing", async () => {

@@ -3,6 +3,7 @@
  * or another open character by one small step, with the reason. The `toward` enum is read from the open
  * presets when the schema is built (this factory's call); the Relations switch is read when a call runs.
  */
+import { z } from "zod";
 import type { KeyValue, PresetRef } from "../../../app/presets/presets.ts";
 import {
   type RatingAnswer,
@@ -17,6 +18,7 @@ import { isReservedReason, WHY_MAX } from "../../../app/relations/relations.ts";
 import { RELATION_RATE_COMMAND } from "../../../protocol/commands.ts";
 import { DELTAS, RatingAnswerSchema } from "../../../protocol/relations.ts";
 import type { ClientTool, ToolCallContext } from "./client-tools.ts";
+import { declaredParameters, keptTo, oneOf } from "./schema.ts";
 
 /** Re-exported for callers that build the relation: line's targets beside the tool. */
 export { towardChoices };
@@ -90,10 +92,26 @@ export function relationsOverBridge(
 
 const TURNS_KEPT = 64;
 
+/**
+ * rate_relation's arguments for these targets: the one source of its declared schema and its check. A why longer
+ * than 80 characters is kept to its first 80.
+ */
+export function rateArgs(towardLabels: readonly string[]) {
+  return z.strictObject({
+    toward: oneOf(towardLabels).describe("user (the human) or another open character's name"),
+    delta: z.literal(DELTAS).describe("the step: -2, -1, 1 or 2"),
+    why: keptTo(WHY_MAX).describe(
+      "the reason, at most 80 characters; shown to the user, so write it for them",
+    ),
+  });
+}
+
 /** Builds rate_relation for one window; call it whenever the schema is built (each turn, each push hello). */
 export function createRateRelationTool(deps: RateRelationDeps): ClientTool {
   const choices = towardChoices(deps.openPresets(), deps.presetId);
   const byLabel = new Map(choices.map((c) => [c.label, c]));
+  const args = rateArgs(choices.map((c) => c.label));
+  const { shape } = args;
   // Per turn, the targets already rated (one accepted call per target per turn). A turn runs in one window, so
   // this rule lives here; the value, the cap and the clamp live where the value is stored.
   const rated = new Map<string, Set<string>>();
@@ -103,13 +121,15 @@ export function createRateRelationTool(deps: RateRelationDeps): ClientTool {
   async function run(args: Record<string, unknown>, ctx: ToolCallContext): Promise<string> {
     const R = RATE_RELATION_RESULTS;
     if (!(await deps.enabled())) return R.relationsOff;
-    const choice = typeof args.toward === "string" ? byLabel.get(args.toward) : undefined;
+    const toward = shape.toward.safeParse(args.toward);
+    const choice = toward.success ? byLabel.get(toward.data) : undefined;
     if (!choice) return R.unknownTarget;
-    const { delta } = args;
-    if (typeof delta !== "number" || !(DELTAS as readonly number[]).includes(delta)) return R.invalidDelta;
-    if (typeof args.why !== "string") return R.invalidWhy;
-    // The declared schema says at most 80; a longer reason is kept to its first 80 characters.
-    const why = [...args.why].slice(0, WHY_MAX).join("");
+    const step = shape.delta.safeParse(args.delta);
+    if (!step.success) return R.invalidDelta;
+    const delta = step.data;
+    const reason = shape.why.safeParse(args.why);
+    if (!reason.success) return R.invalidWhy;
+    const why = reason.data;
     if (isReservedReason(why)) return R.reservedReason;
     const turnRated = rated.get(ctx.turnId) ?? new Set<string>();
     if (turnRated.has(choice.id)) return R.alreadyRated(choice.label);
@@ -134,24 +154,7 @@ export function createRateRelationTool(deps: RateRelationDeps): ClientTool {
     name: RATE_RELATION_NAME,
     description:
       "Moves this character's relation toward the user or another open character by one small step, with the reason. Answers the band after the change (hostile, cold, neutral, warm, close).",
-    parameters: {
-      type: "object",
-      properties: {
-        toward: {
-          type: "string",
-          enum: choices.map((c) => c.label),
-          description: "user (the human) or another open character's name",
-        },
-        delta: { type: "integer", enum: [...DELTAS], description: "the step: -2, -1, 1 or 2" },
-        why: {
-          type: "string",
-          maxLength: WHY_MAX,
-          description: "the reason, at most 80 characters; shown to the user, so write it for them",
-        },
-      },
-      required: ["toward", "delta", "why"],
-      additionalProperties: false,
-    },
+    parameters: declaredParameters(args),
     switchId: RELATIONS_SWITCH_ID,
     run: (args, ctx) => {
       const next = queue.then(() => run(args, ctx));

@@ -23,6 +23,17 @@ export function oneOf(values: readonly string[]): z.ZodLiteral<string> {
   return z.literal(values);
 }
 
+/**
+ * A string declared with `maxLength: max` whose check keeps its first `max` characters. Characters are code points,
+ * as JSON Schema's maxLength counts them (zod's .max() counts UTF-16 units, so 80 emoji would be 160).
+ */
+export function keptTo(max: number) {
+  return z
+    .string()
+    .overwrite((s) => [...s].slice(0, max).join(""))
+    .meta({ maxLength: max });
+}
+
 const SAFE = Number.MAX_SAFE_INTEGER;
 
 function declared(ctx: { jsonSchema: Record<string, unknown> }): void {
