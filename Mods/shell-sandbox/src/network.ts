@@ -3,10 +3,13 @@
 // reach out (package managers) through ordinary sockets of the server's user, while the host's
 // loopback and the host's own address stay out of reach: no gateway mapping to the host
 // (--no-map-gw), no port forwarding either way, and the namespace takes over the host's address, so
-// connecting to it stays inside. What this does and does not cut is in docs/mods/shell-sandbox.md.
+// connecting to it stays inside. The host's other addresses (a docker0 bridge, a VPN, a second
+// interface) get an "unreachable" route in the namespace before the shell starts, which the command,
+// without CAP_NET_ADMIN, cannot remove. What this does and does not cut is in
+// docs/mods/shell-sandbox.md.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 
 /** A running user-mode network for one sandbox. */
@@ -43,10 +46,51 @@ const pastaErrors = (stderr: string): string =>
     .join("; ");
 
 /**
- * A NetworkStarter that runs pasta: it configures the namespace, then (as a daemon) carries its
- * traffic until stop() kills it. `dir` holds the daemons' pid files.
+ * Every address of the host outside its loopback. The one pasta copies into the namespace is local
+ * there (the local routing table wins over an unreachable route); every other one is cut off.
  */
-export function pastaStarter(pasta = "pasta"): { start: NetworkStarter; dispose(): void } {
+export function hostAddresses(): string[] {
+  return Object.values(networkInterfaces())
+    .flat()
+    .flatMap((a) => (a && !a.internal ? [a.address] : []));
+}
+
+/** Adds an "unreachable" route for each address inside the network namespace of `pid` (ip, through nsenter). */
+function blockAddresses(pid: number, addresses: readonly string[]): Promise<void> {
+  if (addresses.length === 0) return Promise.resolve();
+  // Root may enter the namespace directly; another user joins the sandbox's user namespace first.
+  const user = process.getuid?.() === 0 ? [] : ["--user", "--preserve-credentials"];
+  return new Promise((resolve, reject) => {
+    const child = spawn("nsenter", ["--target", String(pid), ...user, "--net", "ip", "-batch", "-"], {
+      stdio: ["pipe", "ignore", "pipe"],
+      env: { PATH: process.env.PATH ?? "/usr/sbin:/usr/bin:/sbin:/bin" },
+    });
+    let stderr = "";
+    child.stderr?.on("data", (c: Buffer) => {
+      stderr = (stderr + c).slice(-2000);
+    });
+    child.on("error", (e) => reject(new Error(`cannot cut the host's other addresses off: ${e.message}`)));
+    child.on("exit", (code) =>
+      code === 0
+        ? resolve()
+        : reject(
+            new Error(`cannot cut the host's other addresses off: ${stderr.trim() || `exit status ${code}`}`),
+          ),
+    );
+    child.stdin?.on("error", () => {});
+    child.stdin?.end(addresses.map((a) => `route add unreachable ${a}\n`).join(""));
+  });
+}
+
+/**
+ * A NetworkStarter that runs pasta: it configures the namespace, then (as a daemon) carries its
+ * traffic until stop() kills it; the host's addresses (`blocked`, default hostAddresses()) are made
+ * unreachable inside first. `dir` holds the daemons' pid files.
+ */
+export function pastaStarter(
+  pasta = "pasta",
+  blocked: () => string[] = hostAddresses,
+): { start: NetworkStarter; dispose(): void } {
   let dir: string | undefined;
   let n = 0;
   return {
@@ -85,7 +129,7 @@ export function pastaStarter(pasta = "pasta"): { start: NetworkStarter; dispose(
             reject(new Error(`pasta left no pid file: ${(e as Error).message}`));
             return;
           }
-          resolve({
+          const network = {
             stop() {
               try {
                 if (daemon > 0) process.kill(daemon, "SIGKILL");
@@ -93,7 +137,14 @@ export function pastaStarter(pasta = "pasta"): { start: NetworkStarter; dispose(
                 // Already gone.
               }
             },
-          });
+          };
+          blockAddresses(pid, blocked()).then(
+            () => resolve(network),
+            (e: Error) => {
+              network.stop();
+              reject(e);
+            },
+          );
         });
       }),
     dispose() {

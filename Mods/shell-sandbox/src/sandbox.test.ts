@@ -4,6 +4,7 @@ import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { RUN_TIMEOUT_EXIT_CODE } from "./limits.ts";
+import { hostAddresses, pastaStarter } from "./network.ts";
 import { type Runner, runCommand } from "./run.ts";
 import { bwrapArgv, makeRunner, SANDBOX_PATH, unreadableEntries } from "./sandbox.ts";
 import { processesAfterDeath, uniqueSleep } from "./testing/proc.ts";
@@ -156,6 +157,28 @@ describe("bwrap mode's network", () => {
       expect(r.stdout).toContain("Connection refused");
     } finally {
       server.close();
+    }
+  });
+
+  it("cannot reach the host's other addresses: each gets an unreachable route the command cannot remove", async () => {
+    // 198.51.100.7 (a documentation address) stands for a host address on a second interface
+    // (docker0, a VPN): with its route in place, no packet leaves for it.
+    const other = "198.51.100.7";
+    const pasta = pastaStarter("pasta", () => [...hostAddresses(), other]);
+    const runner: Runner = { ...boxed, bwrap: { network: pasta.start } };
+    try {
+      const r = await runCommand(
+        runner,
+        `ip route show type unreachable; ${connect(other, 80)}; ip route del unreachable ${other} 2>&1`,
+        20_000,
+      );
+      expect(r.stdout).toContain(`unreachable ${other} \n`);
+      for (const a of hostAddresses().filter((x) => x.includes(".")))
+        expect(r.stdout).toContain(`unreachable ${a} `);
+      expect(r.stdout).toContain(`/dev/tcp/${other}/80: No route to host`);
+      expect(r.stdout).toContain("RTNETLINK answers: Operation not permitted");
+    } finally {
+      pasta.dispose();
     }
   });
 
