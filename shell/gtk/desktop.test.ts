@@ -197,7 +197,8 @@ afterAll(async () => {
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
 });
 
-describe("the Linux shell on an X desktop with a compositor", () => {
+// Real windows, a software renderer and a 2-core machine shared with the rest of the suite: generous per-test time.
+describe("the Linux shell on an X desktop with a compositor", { timeout: 90_000 }, () => {
   it("reports the compositor and every monitor with its work area", () => {
     const ready = messages.find((m) => m.type === "ready");
     expect(ready).toMatchObject({

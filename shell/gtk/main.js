@@ -222,6 +222,30 @@ function open(m) {
   view.connect("load-changed", (_v, ev) => {
     if (ev === WebKit2.LoadEvent.FINISHED) toPage(m.id, shellState());
   });
+  // Her window shows the host's pages only: a link elsewhere opens in the user's browser.
+  const origin = GLib.Uri.parse(m.url, GLib.UriFlags.NONE);
+  view.connect("decide-policy", (_v, decision, type) => {
+    if (
+      type !== WebKit2.PolicyDecisionType.NAVIGATION_ACTION &&
+      type !== WebKit2.PolicyDecisionType.NEW_WINDOW_ACTION
+    )
+      return false;
+    const uri = decision.get_navigation_action().get_request().get_uri();
+    let same = false;
+    try {
+      const u = GLib.Uri.parse(uri, GLib.UriFlags.NONE);
+      same =
+        u.get_scheme() === origin.get_scheme() &&
+        u.get_host() === origin.get_host() &&
+        u.get_port() === origin.get_port();
+    } catch {
+      same = false;
+    }
+    if (same && type === WebKit2.PolicyDecisionType.NAVIGATION_ACTION) return false;
+    decision.ignore();
+    if (/^https?:/.test(uri)) Gio.AppInfo.launch_default_for_uri_async(uri, null, null, null);
+    return true;
+  });
   view.connect("load-failed", (_v, _ev, uri, err) => {
     send({ type: "load-failed", id: m.id, uri, message: err.message });
     return false;

@@ -82,7 +82,7 @@ afterAll(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
-describe("yui desktop without a compositor", () => {
+describe("yui desktop without a compositor", { timeout: 90_000 }, () => {
   it("says so, frames her window with an opaque page that takes every click, and closing it ends the host", async () => {
     const { child, out, port } = await yuiDesktop();
     expect(out()).toContain("no compositor: she is shown in a framed, opaque window");
