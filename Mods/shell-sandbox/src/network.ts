@@ -12,6 +12,9 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { networkInterfaces, tmpdir } from "node:os";
 import path from "node:path";
 
+/** How long pasta may take to configure a namespace before the command fails. */
+const PASTA_START_TIMEOUT_MS = 15_000;
+
 /** A running user-mode network for one sandbox. */
 export interface SandboxNetwork {
   stop(): void;
@@ -106,6 +109,9 @@ export function pastaStarter(
         child.stderr?.on("data", (c: Buffer) => {
           stderr = (stderr + c).slice(-4000);
         });
+        // pasta returns within a fraction of a second; one that hangs must not hang run with it.
+        const timer = setTimeout(() => child.kill("SIGKILL"), PASTA_START_TIMEOUT_MS);
+        child.on("exit", () => clearTimeout(timer));
         child.on("error", (e) =>
           reject(
             new Error(

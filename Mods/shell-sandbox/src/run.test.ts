@@ -224,6 +224,29 @@ describe("runCommand", () => {
     });
   });
 
+  it("stops a network that was still starting when the command timed out, before run answers", async () => {
+    // A stand-in for bwrap: reports a pid on fd 3, then waits on stdin (--block-fd) for the network.
+    const fake = 'printf \'{ "child-pid": %d }\\n\' $$ >&3; read -r _; bash -c "$1"';
+    let stopped = 0;
+    const slowNetwork = async () => {
+      await new Promise((r) => setTimeout(r, 1500));
+      return {
+        stop: () => {
+          stopped++;
+        },
+      };
+    };
+    const runner: Runner = {
+      argv: ["/bin/bash", "-c", fake, "fake-bwrap"],
+      cwd: ws,
+      env: {},
+      bwrap: { network: slowNetwork },
+    };
+    const r = await runCommand(runner, "echo never", 300);
+    expect(r).toMatchObject({ exit_code: RUN_TIMEOUT_EXIT_CODE, stdout: "", timed_out: true });
+    expect(stopped).toBe(1);
+  });
+
   it("refuses an empty command and reports a shell that cannot start", async () => {
     await expect(runCommand(plain, "  ", 1000)).rejects.toThrow(msg.commandEmpty());
     await expect(runCommand(plain, "echo a\0b", 1000)).rejects.toThrow(msg.commandNul());

@@ -205,6 +205,7 @@ function runOnce(
     let openPipes = 2;
     let grace: NodeJS.Timeout | undefined;
     let network: SandboxNetwork | undefined;
+    let starting: Promise<void> | undefined;
     let failure: ToolError | undefined;
     let ending: Promise<void> | undefined;
 
@@ -212,6 +213,8 @@ function runOnce(
     const endAll = (): Promise<void> => {
       ending ??= (async () => {
         if (child.pid !== undefined) killGroup(child.pid);
+        // A network still starting is stopped once it is up, before run (or the server) ends.
+        await starting?.catch(() => {});
         network?.stop();
         if (marker) await killMarked(marker);
       })();
@@ -264,16 +267,16 @@ function runOnce(
     if (sandbox) {
       onStatus(child.stdio[3] as NodeJS.ReadableStream | null, (status) => {
         const pid = status["child-pid"];
-        if (typeof pid === "number" && sandbox.network && !network && !failure) {
-          sandbox.network(pid).then(
+        if (typeof pid === "number" && sandbox.network && !starting && !failure) {
+          starting = sandbox.network(pid).then(
             (started) => {
               network = started;
-              // Settled meanwhile (timeout, shutdown): the network is not needed any more.
-              if (ending) started.stop();
-              else child.stdin?.end("x");
+              // Ending meanwhile (timeout, shutdown): endAll stops it; the shell must not start.
+              if (!ending) child.stdin?.end("x");
             },
             (e: Error) => {
-              failure = new ToolError(msg.networkFailed(e.message));
+              // Ending meanwhile, the namespace may be gone before pasta got to it: not a failure.
+              if (!ending) failure = new ToolError(msg.networkFailed(e.message));
               void endAll();
             },
           );
