@@ -3,6 +3,8 @@
  * variations that change it (spec: client-tools.md, "Declared schema"). The table was taken from the hand-written
  * schemas before they were generated from the tools' argument schemas; a change here is a change on the wire.
  */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import type { PresetRef } from "../../../app/presets/presets.ts";
 import { Addressing } from "../../../app/turn/addressing.ts";
@@ -178,5 +180,36 @@ describe("declared schemas", () => {
 
   it.each(DECLARED)("%s is byte-identical to the pinned schema", (name, json) => {
     expect(JSON.stringify(BUILT[name]!())).toBe(json);
+  });
+});
+
+describe("the declared schema as docs/client-tools.md states it", () => {
+  const doc = readFileSync(join(import.meta.dirname, "../../../../docs/client-tools.md"), "utf8");
+
+  it("generate_express declares the table's parameters in its order, every one optional, nothing else", () => {
+    const start = doc.search(/^\|\s*Parameter\s*\|\s*Schema\s*\|/m);
+    const table = doc.slice(start, doc.indexOf("\n\n", start));
+    const params = table
+      .split("\n")
+      .slice(2)
+      .map((l) => l.split("|")[1]!.trim());
+    expect(params).toEqual(["emotion_id", "motion_id", "emotion_text", "caption"]);
+    expect(doc.slice(start)).toContain("Every parameter is optional and additionalProperties is false.");
+    const p = createGenerateExpressTool(DEFAULT_VOCABULARY).parameters;
+    expect(Object.keys(p.properties as object)).toEqual(params);
+    expect(p.required).toBeUndefined();
+    expect(p.additionalProperties).toBe(false);
+  });
+
+  it("browser declares code and guide, neither required, nothing else", () => {
+    expect(doc).toContain("Neither argument is required, and additionalProperties is false.");
+    const p = browser().parameters;
+    expect(Object.keys(p.properties as object)).toEqual(["code", "guide"]);
+    expect(p.required).toBeUndefined();
+    expect(p.additionalProperties).toBe(false);
+  });
+
+  it("every tool declares additionalProperties false", () => {
+    for (const t of registry()) expect(t.parameters.additionalProperties, t.name).toBe(false);
   });
 });
