@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
+import { sendJson } from "@yui/mod-kit";
 import type { Preset } from "../../src/app/presets/preset.ts";
 import { getPreset, type KeyValue } from "../../src/app/presets/presets.ts";
 import { PROXY_PREFIX } from "../../src/protocol/limits.ts";
@@ -54,10 +55,13 @@ export interface ProxyDeps {
 }
 
 /** Answers JSON `{error:{message}}`, the shape OpenAI clients (and the engine) read. */
-export function sendError(res: ServerResponse, status: number, message: string): void {
-  const body = JSON.stringify({ error: { message, type: "yui_proxy" } });
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(body) });
-  res.end(body);
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
+  sendJson(res, status, { error: { message, type: "yui_proxy" } }, headers);
 }
 
 /** Plain words for a connection failure (ECONNREFUSED and friends). */

@@ -4,10 +4,11 @@
  * nothing of the key travels back. Mounted behind the host's loopback guard like every other route.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { BodyNotJsonError, BodyTooLargeError, readJsonBody } from "@yui/mod-kit";
 import type { Preset } from "../../src/app/presets/preset.ts";
 import { getPreset, type KeyValue } from "../../src/app/presets/presets.ts";
 import type { Vocabulary } from "../../src/app/vocabulary/vocabulary.ts";
-import { type SpeechRequest, VOICE_PREFIX } from "../../src/voice/settings.ts";
+import { type SpeechRequest, VOICE_PREFIX } from "../../src/protocol/voice.ts";
 import { sendError } from "../server/proxy.ts";
 import { MAX_SEGMENT_CHARS, resolveVoice, synthesize, VoiceError } from "./synthesize.ts";
 
@@ -41,59 +42,53 @@ export function handleVoice(req: IncomingMessage, res: ServerResponse, deps: Voi
     sendError(res, 404, `unknown preset ${m[1]}`);
     return true;
   }
-  const chunks: Buffer[] = [];
-  let size = 0;
-  req.on("data", (c: Buffer) => {
-    size += c.length;
-    if (size > MAX_BODY) {
-      sendError(res, 413, "segment too large");
-      req.destroy();
-      return;
-    }
-    chunks.push(c);
-  });
-  req.on("end", async () => {
-    if (res.headersSent) return;
-    let body: Record<string, unknown>;
-    try {
-      body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>;
-    } catch {
-      sendError(res, 400, "the body is not JSON");
-      return;
-    }
-    const text = str(body.text, MAX_SEGMENT_CHARS + 1);
-    if (!text?.trim() || text.length > MAX_SEGMENT_CHARS) {
-      sendError(res, 400, `text must be 1-${MAX_SEGMENT_CHARS} characters`);
-      return;
-    }
-    const speech: SpeechRequest = {
-      text,
-      emotion_id: str(body.emotion_id, 64),
-      emotion_text: str(body.emotion_text, 200),
-      caption: str(body.caption, 1000),
-    };
-    const ac = new AbortController();
-    res.on("close", () => {
-      if (!res.writableFinished) ac.abort();
-    });
-    try {
-      const voice = resolveVoice(deps.kv, preset, deps.vocabulary(), deps.env);
-      if (deps.localCommand) voice.localCommand = deps.localCommand;
-      const out = await synthesize(voice, speech, ac.signal);
-      res.writeHead(200, {
-        "content-type": out.mime,
-        "content-length": out.bytes.length,
-        "cache-control": "no-store",
-        "x-yui-voice-engine": out.engine,
-        "x-yui-voice-format": out.format,
-        "x-yui-voice-first-audio-ms": Math.round(out.firstAudioMs),
-      });
-      res.end(out.bytes);
-    } catch (e) {
-      if (ac.signal.aborted || res.headersSent) return;
-      const status = e instanceof VoiceError ? e.status : 500;
-      sendError(res, status, (e as Error).message);
-    }
-  });
+  void speak(req, res, deps, preset);
   return true;
+}
+
+/** Reads the segment (the mod kit's capped JSON body), synthesizes it and answers the audio. */
+async function speak(req: IncomingMessage, res: ServerResponse, deps: VoiceRouteDeps, preset: Preset) {
+  let raw: unknown;
+  try {
+    raw = await readJsonBody(req, { limit: MAX_BODY });
+  } catch (e) {
+    if (e instanceof BodyTooLargeError) sendError(res, 413, "segment too large", { connection: "close" });
+    else if (e instanceof BodyNotJsonError) sendError(res, 400, "the body is not JSON");
+    // BodyAbortedError: the page went away; nobody is left to answer.
+    return;
+  }
+  const body = (raw !== null && typeof raw === "object" ? raw : {}) as Record<string, unknown>;
+  const text = str(body.text, MAX_SEGMENT_CHARS + 1);
+  if (!text?.trim() || text.length > MAX_SEGMENT_CHARS) {
+    sendError(res, 400, `text must be 1-${MAX_SEGMENT_CHARS} characters`);
+    return;
+  }
+  const speech: SpeechRequest = {
+    text,
+    emotion_id: str(body.emotion_id, 64),
+    emotion_text: str(body.emotion_text, 200),
+    caption: str(body.caption, 1000),
+  };
+  const ac = new AbortController();
+  res.on("close", () => {
+    if (!res.writableFinished) ac.abort();
+  });
+  try {
+    const voice = resolveVoice(deps.kv, preset, deps.vocabulary(), deps.env);
+    if (deps.localCommand) voice.localCommand = deps.localCommand;
+    const out = await synthesize(voice, speech, ac.signal);
+    res.writeHead(200, {
+      "content-type": out.mime,
+      "content-length": out.bytes.length,
+      "cache-control": "no-store",
+      "x-yui-voice-engine": out.engine,
+      "x-yui-voice-format": out.format,
+      "x-yui-voice-first-audio-ms": Math.round(out.firstAudioMs),
+    });
+    res.end(out.bytes);
+  } catch (e) {
+    if (ac.signal.aborted || res.headersSent) return;
+    const status = e instanceof VoiceError ? e.status : 500;
+    sendError(res, status, (e as Error).message);
+  }
 }

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { VOICE_KEYS } from "../../src/voice/settings.ts";
+import { VOICE_KEYS } from "../../src/protocol/voice.ts";
 import { openStore } from "../store/store.ts";
 import { parseWav } from "./audio.ts";
 import { VOICE_ERRORS } from "./synthesize.ts";

@@ -11,7 +11,6 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Preset } from "../../src/app/presets/preset.ts";
 import type { Vocabulary } from "../../src/app/vocabulary/vocabulary.ts";
-import { direct, ENGINE_DEFAULTS } from "../../src/voice/engines.ts";
 import {
   DEFAULT_VOICE_SETTINGS,
   type SpeechRequest,
@@ -19,7 +18,8 @@ import {
   VOICE_KEYS,
   type VoiceEngineId,
   type VoiceSettings,
-} from "../../src/voice/settings.ts";
+} from "../../src/protocol/voice.ts";
+import { direct, ENGINE_DEFAULTS } from "../../src/voice/engines.ts";
 import { reasonOf } from "../server/proxy.ts";
 import { fixWav, MIME, pcmToWav } from "./audio.ts";
 

@@ -5,10 +5,10 @@
  * new row here: nothing registers keys at module load.
  */
 import { z } from "zod";
-import { DEFAULT_VOICE_SETTINGS, GlobalVoiceSchema, VoiceSettingsSchema } from "../voice/settings.ts";
 import { HistorySchema } from "./history.ts";
 import { DEFAULT_PRESET, PRESET_KEYS, PresetIdSchema, PresetListSchema } from "./preset.ts";
 import { emptyRelations, RelationsStateSchema } from "./relations.ts";
+import { DEFAULT_VOICE_SETTINGS, GlobalVoiceSchema, VoiceSettingsSchema } from "./voice.ts";
 
 /** One row of the key table. */
 export interface KeySpec<T = unknown> {

@@ -14,8 +14,8 @@ import {
 } from "../../tools/scripted-backend/server.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tools/testing/chromium.ts";
 import { getPreset, savePreset } from "../app/presets/presets.ts";
+import { VOICE_KEYS } from "../protocol/voice.ts";
 import { ELEVENLABS_V3_TAGS } from "./engines.ts";
-import { VOICE_KEYS } from "./settings.ts";
 
 // The voice in the built app: the real host (espeak-ng, no engine configured: the first run's default), the
 // scripted backend, Chromium without any autoplay flag (the user's Enter is the gesture that lets audio start).

@@ -4,7 +4,7 @@
  * this returns.
  */
 import type { Vocabulary } from "../app/vocabulary/vocabulary.ts";
-import type { SpeechRequest, VoiceEngineId } from "./settings.ts";
+import type { SpeechRequest, VoiceEngineId } from "../protocol/voice.ts";
 
 /** Defaults per engine. */
 export const ENGINE_DEFAULTS: Record<

@@ -6,11 +6,11 @@
  */
 import { isSilent } from "../app/turn/addressing.ts";
 import type { Cue } from "../avatar/cues.ts";
+import { type SpeechRequest, VOICE_PREFIX } from "../protocol/voice.ts";
 import { CLOSED, type MouthWeights, smoothMouth } from "./lipsync.ts";
 import { createVoicePlayer, type VoicePlayer } from "./player.ts";
 import { createSpeechScheduler } from "./scheduler.ts";
 import { createSegmenter, type Segment } from "./segmenter.ts";
-import { type SpeechRequest, VOICE_PREFIX } from "./settings.ts";
 
 /** What happened when, for tests and diagnostics (`t`: the audio clock in s, `at`: performance.now()). */
 export interface VoiceEvent {

@@ -4,9 +4,6 @@
  */
 import type { KeyValue } from "../app/presets/presets.ts";
 import type { Vocabulary } from "../app/vocabulary/vocabulary.ts";
-import type { ViewContext } from "../ui/context.ts";
-import { h, replace } from "../ui/dom.ts";
-import { ELEVENLABS_V3_TAGS, ENGINE_DEFAULTS } from "./engines.ts";
 import {
   DEFAULT_VOICE_SETTINGS,
   GlobalVoiceSchema,
@@ -16,7 +13,10 @@ import {
   VOICE_PREFIX,
   type VoiceSettings,
   VoiceSettingsSchema,
-} from "./settings.ts";
+} from "../protocol/voice.ts";
+import type { ViewContext } from "../ui/context.ts";
+import { h, replace } from "../ui/dom.ts";
+import { ELEVENLABS_V3_TAGS, ENGINE_DEFAULTS } from "./engines.ts";
 
 /** A character's voice settings (the default while unset or unreadable). */
 export function voiceSettingsOf(kv: KeyValue, presetId: string): VoiceSettings {
