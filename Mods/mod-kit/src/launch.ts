@@ -61,7 +61,6 @@ export async function launchMod<T extends Launched>(opts: LaunchOptions<T>): Pro
     process.stderr.write(`${startFailureLine(opts.name, port, err)}\n`);
     process.exit(1);
   }
-  process.stdout.write(`${LAUNCH_MESSAGES.listening(opts.name, started.url, opts.detail?.(started))}\n`);
   const stop = () => {
     setTimeout(() => process.exit(0), STOP_GRACE_MS).unref();
     started.close().then(
@@ -69,8 +68,10 @@ export async function launchMod<T extends Launched>(opts: LaunchOptions<T>): Pro
       () => process.exit(0),
     );
   };
-  // once: a second signal while closing takes the default action and ends the process at once.
+  // once: a second signal while closing takes the default action and ends the process at once. Installed
+  // before the listening line, so a supervisor that stops the mod as soon as it reads the line gets a clean stop.
   process.once("SIGINT", stop);
   process.once("SIGTERM", stop);
+  process.stdout.write(`${LAUNCH_MESSAGES.listening(opts.name, started.url, opts.detail?.(started))}\n`);
   return started;
 }

@@ -46,6 +46,18 @@ afterEach(() => {
 });
 
 describe("runMod", () => {
+  it("stops cleanly (exit 0) on a SIGTERM sent the moment the listening line is read", async () => {
+    // A supervisor (or a test) that stops the mod as soon as it announces itself must not find the
+    // signal's default action (death by SIGTERM, no close) in a gap before the handlers exist.
+    for (let i = 0; i < 3; i++) {
+      const { child, line } = await start("--port", "0");
+      expect(line).toMatch(/^\[example\] MCP on /);
+      const exited = once(child, "exit");
+      child.kill("SIGTERM");
+      expect(await exited).toEqual([0, null]);
+    }
+  });
+
   it("serves on the --port given, announces the URL, and exits 0 on SIGTERM", async () => {
     const { child, line } = await start("--port", "0");
     const url = /MCP on (http:\/\/127\.0\.0\.1:\d+\/mcp)$/.exec(line)?.[1];

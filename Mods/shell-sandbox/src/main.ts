@@ -23,16 +23,6 @@ try {
 
 if (cfg.sandbox === "none" && !cfg.container) process.stderr.write(`[shell-sandbox] ${NO_SANDBOX_WARNING}\n`);
 
-// launchMod installs its SIGINT/SIGTERM handlers just after the listening line; a signal sent the
-// moment that line is read must not kill the process outright in between, so one is caught here
-// until then and acted on once the server is in hand.
-let early: NodeJS.Signals | undefined;
-const catchEarly = (signal: NodeJS.Signals) => {
-  early = signal;
-};
-process.on("SIGINT", catchEarly);
-process.on("SIGTERM", catchEarly);
-
 await launchMod({
   name: "shell-sandbox",
   defaultPort: DEFAULT_PORT,
@@ -46,6 +36,3 @@ await launchMod({
       ...(cfg.sandbox === "bwrap" ? [`network ${cfg.network ?? "pasta"}`] : []),
     ].join("; "),
 });
-process.off("SIGINT", catchEarly);
-process.off("SIGTERM", catchEarly);
-if (early) process.emit(early, early);
