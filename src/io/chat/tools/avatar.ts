@@ -44,6 +44,10 @@ export const LookArgsSchema = z.strictObject({
   monitor: z.int().min(0).describe("For screen: the display number.").optional(),
 });
 
+// Static: generated once, shared by every window's tools.
+const BODY_ACTION_PARAMETERS = declaredParameters(BodyActionArgsSchema);
+const LOOK_PARAMETERS = declaredParameters(LookArgsSchema);
+
 /** One body action as the executor receives it: the action plus the field it needs. */
 export type BodyActionArgs =
   | { action: "sit_on_window"; app: string }
@@ -117,7 +121,7 @@ export function createAvatarTools(deps: AvatarToolDeps): ClientTool[] {
       "top_right, bottom_left or bottom_right; optional monitor number), stand (leave a perch, a peek or the bed), " +
       "go_to_bed (lie down on a bed where you stand). Answers ok, or one word: not_found, blocked, interrupted, busy, " +
       "unsupported, timeout.",
-    parameters: declaredParameters(BodyActionArgsSchema),
+    parameters: BODY_ACTION_PARAMETERS,
     failed: (r) => r !== "ok",
     waitMs: 60_000,
     run: async (args, ctx) => {
@@ -134,7 +138,7 @@ export function createAvatarTools(deps: AvatarToolDeps): ClientTool[] {
       "Looks at your own state. at: body (your position, posture and what you are on, as JSON), perch_targets " +
       "(windows you can sit on and peek edges, as JSON), or screen (a screenshot of a display; optional monitor, " +
       "the same display number as body_action; omitted means your display; needs an image-capable model).",
-    parameters: declaredParameters(LookArgsSchema),
+    parameters: LOOK_PARAMETERS,
     switchId: "screen",
     run: async (args): Promise<ToolResult> => {
       const at = checkArgument(LookArgsSchema, "at", args.at);
