@@ -158,6 +158,21 @@ describe("rate_relation", () => {
     expect(relations().log[1]!.why).toBe("🙂".repeat(80));
   });
 
+  it("checks in the spec's order: the switch, then toward, delta, why, the reserved reason", async () => {
+    const t = tool();
+    const bad = { toward: "Ren", delta: 3, why: 5 };
+    store.set("yui.relations", { enabled: false }, "user");
+    expect(await call(t, bad)).toBe(SPEC.relationsOff);
+    store.set("yui.relations", { enabled: true }, "user");
+    expect(await call(t, bad)).toBe(SPEC.unknownTarget);
+    expect(await call(t, { ...bad, toward: "Aoi" })).toBe(SPEC.invalidDelta);
+    expect(await call(t, { ...bad, toward: "Aoi", delta: -1 })).toBe(SPEC.invalidWhy);
+    expect(await call(t, { toward: "Aoi", delta: -1, why: "set by the user", extra: 1 })).toBe(
+      SPEC.reservedReason,
+    );
+    expect(store.has(relationsKey("mika"))).toBe(false);
+  });
+
   it("refuses the reason reserved for the user and changes nothing", async () => {
     const t = tool();
     expect(await call(t, { toward: "user", delta: 2, why: "set by the user" })).toBe(SPEC.reservedReason);
