@@ -7,7 +7,8 @@
  * - no `$schema` key: `parameters` is a schema object inside a tool declaration, not a document;
  * - an integer carries only the bounds the tool set: zod's safe-integer bounds (±2^53-1) are dropped;
  * - an enum of integers is declared `type: "integer"` (zod writes `number` for numeric literals);
- * - a one-value enum stays `enum: [value]` (zod writes `const`), so a list never changes shape with its length.
+ * - a one-value enum stays `enum: [value]` (zod writes `const`), so a list never changes shape with its length;
+ * - a length in characters is keptTo's `maxLength` (zod's .max() counts UTF-16 units, not characters).
  */
 import { z } from "zod";
 import type { JsonSchema } from "./client-tools.ts";
