@@ -2,7 +2,8 @@
  * The desktop app's character window (`?view=desktop&preset=<id>&role=main|pet`, docs/desktop.md): her stage
  * filling a transparent window, a speech bubble beside her with the streamed reply that fades after it, and
  * a small input that a click on her opens. The conversation is the chat panel's own (createPanel): the same
- * engine, tools, history and turns as the main view; this view only lays it out for the desktop. It reports
+ * engine, history and turns as the main view, with the tools of the desktop app's main or pet window; this view
+ * only lays it out for the desktop. It reports
  * her silhouette (from the rendered alpha) to the shell, which takes clicks only there.
  */
 import { activePresetId, getPreset } from "../app/presets/presets.ts";
@@ -41,9 +42,9 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     root.append(h("p", { class: "desktop-missing" }, `No character ${presetId}.`));
     return;
   }
-  // The shell's build declares what the browser build does (pet-window-tools.ts); the desktop's own window
-  // kind is not there yet (docs/desktop.md, not built).
-  const panel = createPanel({ ...ctx, presetId, kind: "browser", stage: true, signals: role === "main" });
+  // The desktop app's window kinds (pet-window-tools.ts): main's window and every pet window declare browser,
+  // main's also body_action and look.
+  const panel = createPanel({ ...ctx, presetId, kind: role, stage: true, signals: role === "main" });
   const bubbleText = h("div", { class: "bubble-text", "data-testid": "bubble-text" });
   const bubble = h("div", { class: "bubble", "data-testid": "bubble", hidden: true }, bubbleText);
   const box = h("div", { class: "desktop", "data-testid": "desktop" }, bubble, panel.el);

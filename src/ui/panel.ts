@@ -1,8 +1,9 @@
 /**
  * One character's chat panel: its own backend, engine and transcript, the streamed reply as it arrives, the
  * backend's tool status, errors in plain words, stop; addressed turns from other characters; the history
- * saved per preset in the store. The browser build hands rate_relation and address_character; the phone
- * hands none (it declares generate_express alone).
+ * saved per preset in the store. Its window tools come from panel-tools.ts per window kind: the browser build
+ * hands rate_relation and address_character; the phone hands none (it declares generate_express alone); the
+ * desktop app's windows add browser, and main's body_action and look.
  */
 import { getPreset, openPresets } from "../app/presets/presets.ts";
 import { bandToward, relationLineFor } from "../app/relations/access.ts";
@@ -17,13 +18,8 @@ import { SIGNAL_EVENT, SignalEventSchema, signalLabel } from "../app/turn/signal
 import { buildTurnRegistry, createWireDispatcher } from "../app/turn/wire-dispatcher.ts";
 import { DEFAULT_VOCABULARY, type Vocabulary } from "../app/vocabulary/vocabulary.ts";
 import type { Cue } from "../avatar/cues.ts";
-import { createBrowserRelay } from "../io/browser/browser-relay.ts";
 import type { EngineEvent, TurnEnd } from "../io/chat/stream/types.ts";
-import { createAddressCharacterTool } from "../io/chat/tools/address-character.ts";
-import { createBrowserTool } from "../io/chat/tools/browser/index.ts";
-import type { ClientTool } from "../io/chat/tools/client-tools.ts";
-import { windowTools } from "../io/chat/tools/pet-window-tools.ts";
-import { createRateRelationTool, relationsOverBridge } from "../io/chat/tools/relation.ts";
+import type { WindowKind } from "../io/chat/tools/pet-window-tools.ts";
 import { type HistoryEntry, historyKey } from "../protocol/history.ts";
 import { HISTORY_MAX } from "../protocol/limits.ts";
 import type { Segment } from "../voice/segmenter.ts";
@@ -33,6 +29,7 @@ import { type CharacterBackend, createCharacterBackend } from "./backend.ts";
 import type { BridgeClient } from "./bridge-client.ts";
 import { h, replace } from "./dom.ts";
 import { plainError } from "./errors.ts";
+import { createPanelTools } from "./panel-tools.ts";
 import { mountStage, type StageHandle } from "./stage-area.ts";
 import type { StoreMirror } from "./store-mirror.ts";
 import { switchStates } from "./switches.ts";
@@ -41,7 +38,12 @@ export interface PanelOptions {
   bridge: BridgeClient;
   kv: StoreMirror;
   presetId: string;
-  kind: "browser" | "phone";
+  /**
+   * The window it is created for (pet-window-tools.ts): "browser" for the browser build's main view, "phone",
+   * and the desktop app's "main" and "pet" windows (desktop-view.ts), which also declare browser (and main
+   * body_action and look).
+   */
+  kind: WindowKind;
   /** Mount the avatar stage (main's character). */
   stage: boolean;
   /** Run the turns of mods' signals (main's character: one panel per window). */
@@ -68,23 +70,7 @@ export function createPanel(opts: PanelOptions): Panel {
     chainMax: () => addressedChainMax(kv),
   });
   const invoke = (c: string, a: unknown, o?: { signal?: AbortSignal }) => bridge.invoke(c, a, o);
-  const relay = createBrowserRelay(invoke);
-
-  const tools = (): ClientTool[] => {
-    const open = () => openPresets(kv);
-    return windowTools(opts.kind, {
-      // Each change is decided by the host in one transaction (relation_rate), not read-modify-written here.
-      rateRelation: createRateRelationTool({
-        openPresets: open,
-        presetId,
-        ...relationsOverBridge(invoke, kv),
-      }),
-      addressCharacter: createAddressCharacterTool({ openPresets: open, presetId, addressing }),
-      // Not handed by the browser build or the phone (pet-window-tools.ts); built for the type only.
-      browser: createBrowserTool({ readSwitch: async () => switchStates(kv).browser, presetId, relay }),
-      avatar: [],
-    });
-  };
+  const tools = createPanelTools({ kind: opts.kind, kv, presetId, addressing, invoke });
 
   let backend: CharacterBackend | null = null;
   const ensureBackend = (): CharacterBackend => {
