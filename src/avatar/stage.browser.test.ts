@@ -15,6 +15,7 @@ import { DEFAULT_VOCABULARY } from "../app/vocabulary/vocabulary.ts";
 import { createChatEngine } from "../io/chat/stream/engine.ts";
 import { createGenerateExpressTool, GENERATE_EXPRESS } from "../io/chat/tools/express.ts";
 import type { AnchoredCue, Cue } from "./cues.ts";
+import { IDLE_FPS, IDLE_INTERVAL_MS } from "./frame-policy.ts";
 import { type Harness, REPO, startHarness } from "./harness/serve.ts";
 import { MODEL_FILE_ERRORS } from "./model-file.ts";
 import { DEFAULT_MOTIONS } from "./motions.ts";
@@ -362,6 +363,33 @@ describe("avatar stage in Chromium", () => {
     await h.page.waitForFunction((n) => window.harness.inspect().frames > n + 2, hidden.frames, {
       timeout: 120_000,
     });
+  }, 240_000);
+
+  it("draws idle life at the idle rate, every display frame during a motion, and nothing while covered or hidden", async () => {
+    lastOptions = "";
+    // Idle life off: no blink or ambient motion comes in to raise the rate while the idle rate is counted.
+    await h.page.evaluate(() => window.harness.create({ antialias: false, idle: false }));
+    await setSize(48, 64);
+    await load(DEFAULT_VRM);
+    const rate = (ms: number) => h.page.evaluate((t) => window.harness.frameRate(t), ms);
+    expect((await inspect()).interval).toBe(IDLE_INTERVAL_MS);
+    const idle = await rate(2000);
+    // At most the idle rate (a little over for timer jitter), and not stopped.
+    expect(idle).toBeLessThanOrEqual(IDLE_FPS * 1.25);
+    expect(idle).toBeGreaterThan(IDLE_FPS / 4);
+    // cheer lasts 2.6 s: counted over its first 1.5 s.
+    await h.page.evaluate(() => window.harness.playCue({ motion_id: "cheer" }));
+    expect((await inspect()).interval).toBe(0);
+    const moving = await rate(1500);
+    expect(moving).toBeGreaterThan(IDLE_FPS * 1.5);
+    await h.page.evaluate(() => window.harness.setOccluded(true));
+    expect((await inspect()).running).toBe(false);
+    expect(await rate(1000)).toBe(0);
+    await h.page.evaluate(() => window.harness.setOccluded(false));
+    await h.page.evaluate(() => window.harness.setHidden(true));
+    expect(await rate(1000)).toBe(0);
+    await h.page.evaluate(() => window.harness.setHidden(false));
+    expect(await rate(1000)).toBeGreaterThan(0);
   }, 240_000);
 
   it("blinks on its own and reacts to a click on the character, not on the background", async () => {

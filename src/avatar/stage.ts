@@ -5,6 +5,7 @@ import { GLTFLoader } from "three/examples/jsm/loaders/GLTFLoader.js";
 import type { Cue } from "./cues.ts";
 import { DEFAULT_EXPRESSIONS, type ExpressionWeights } from "./default-expressions.ts";
 import { ExpressionPlayer } from "./expression-player.ts";
+import { type FrameNeed, frameInterval } from "./frame-policy.ts";
 import { checkModelBytes, MODEL_FILE_ERRORS } from "./model-file.ts";
 import {
   AMBIENT_MOTIONS,
@@ -72,6 +73,8 @@ export interface StageInspection {
   loaded: string | null;
   running: boolean;
   frames: number;
+  /** The frame policy's wait before the next frame now: 0 full rate, milliseconds for idle life, null none. */
+  interval: number | null;
   emotion: string | null;
   motion: string | null;
   motionTime: number;
@@ -107,6 +110,10 @@ export interface Stage {
   setMouth(weights: Partial<Record<MouthShape, number>>): void;
   /** Points the gaze at a canvas position in normalized device coordinates (-1..1); null looks at the viewer. */
   setPointer(x: number | null, y?: number): void;
+  /** She is being dragged (full frame rate until released and settled). */
+  setDragging(on: boolean): void;
+  /** The shell says her window is hidden or fully covered: no frames until it is shown again. */
+  setOccluded(on: boolean): void;
   /** Advances time by `dt` seconds and renders one frame (manual mode, or to force a frame). */
   step(dt: number): void;
   /** Resizes the drawing buffer to the canvas's CSS size. */
@@ -259,6 +266,14 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
   let frames = 0;
   let running = false;
   let raf = 0;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  // What the frame policy reads (frame-policy.ts); times are performance.now() seconds.
+  let occluded = false;
+  let dragging = false;
+  let mouthOpen = false;
+  let emotionAt = Number.NEGATIVE_INFINITY;
+  let pointerAt = Number.NEGATIVE_INFINITY;
+  let movedAt = Number.NEGATIVE_INFINITY;
   let disposed = false;
   let lastTime = 0;
   let emotion: string | null = null;
@@ -449,15 +464,47 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
     frames++;
   };
 
+  const clock = () => performance.now() / 1000;
+  /** What the character is doing now, for the frame policy. */
+  const need = (): FrameNeed => {
+    const now = clock();
+    const m = model;
+    const n: FrameNeed = {
+      hidden: document.hidden || occluded,
+      motion: !!m?.motion,
+      expression: now - emotionAt < Math.max(opts.blendIn, opts.blendOut),
+      blink: life.blinkT >= 0,
+      speaking: mouthOpen,
+      // The gaze follows the pointer at once: a moving pointer turns her head.
+      dragged: dragging || now - pointerAt < 0.2,
+      sinceMoved: 0,
+    };
+    if (n.motion || n.dragged) movedAt = now;
+    n.sinceMoved = now - movedAt;
+    return n;
+  };
   const loop = (now: number) => {
+    raf = 0;
     if (!running) return;
-    const dt = lastTime ? Math.min(0.1, (now - lastTime) / 1000) : 1 / 60;
+    // Idle frames come a tenth of a second apart; a longer gap (a stalled page) is not replayed.
+    const dt = lastTime ? Math.min(0.25, (now - lastTime) / 1000) : 1 / 60;
     lastTime = now;
     step(dt);
-    raf = requestAnimationFrame(loop);
+    schedule();
+  };
+  /** Asks the frame policy when to draw next: the next display frame, after a wait, or not until woken. */
+  const schedule = () => {
+    const interval = frameInterval(need());
+    if (interval === null) stop();
+    else if (interval === 0) raf = requestAnimationFrame(loop);
+    else
+      timer = setTimeout(() => {
+        timer = undefined;
+        if (running) raf = requestAnimationFrame(loop);
+      }, interval);
   };
   const start = () => {
-    if (running || disposed || opts.manual) return;
+    if (running || disposed || opts.manual || document.hidden || occluded) return;
     running = true;
     lastTime = 0;
     raf = requestAnimationFrame(loop);
@@ -465,9 +512,20 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
   const stop = () => {
     running = false;
     cancelAnimationFrame(raf);
+    raf = 0;
+    clearTimeout(timer);
+    timer = undefined;
+  };
+  /** Something started that needs full rate: draw on the next display frame instead of after the idle wait. */
+  const wake = () => {
+    if (!running) return start();
+    if (timer === undefined) return;
+    clearTimeout(timer);
+    timer = undefined;
+    raf = requestAnimationFrame(loop);
   };
   // Idle down while hidden: no frames at all until the window shows again.
-  const onVisibility = () => (document.hidden ? stop() : start());
+  const onVisibility = () => (document.hidden || occluded ? stop() : start());
   document.addEventListener("visibilitychange", onVisibility);
   const observer = typeof ResizeObserver === "function" ? new ResizeObserver(() => resize()) : null;
   observer?.observe(canvas);
@@ -480,10 +538,16 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
     );
   };
   const onMove = (e: PointerEvent) => {
-    if (opts.trackPointer) pointer = toNdc(e);
+    if (!opts.trackPointer) return;
+    pointer = toNdc(e);
+    pointerAt = clock();
+    wake();
   };
   const onLeave = () => {
-    if (opts.trackPointer) pointer = null;
+    if (!opts.trackPointer) return;
+    pointer = null;
+    pointerAt = clock();
+    wake();
   };
   // A click on the character (not on the transparent background) plays the reactive motion.
   const raycaster = new THREE.Raycaster();
@@ -491,7 +555,7 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
     const m = model;
     if (!m || !opts.pokeMotion) return;
     raycaster.setFromCamera(toNdc(e), camera);
-    if (raycaster.intersectObject(m.vrm.scene, true).length > 0) startMotion(m, opts.pokeMotion);
+    if (raycaster.intersectObject(m.vrm.scene, true).length > 0 && startMotion(m, opts.pokeMotion)) wake();
   };
   canvas.addEventListener("pointermove", onMove);
   canvas.addEventListener("pointerleave", onLeave);
@@ -585,6 +649,7 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
         if (weights) {
           emotion = cue.emotion_id;
           model?.expressions.setEmotion(weights);
+          emotionAt = clock();
           events.push({ type: "emotion", id: cue.emotion_id, frame: frames });
           result.emotion = "played";
         } else result.emotion = "unknown";
@@ -594,16 +659,31 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
         result.motion = known && model && startMotion(model, cue.motion_id) ? "played" : "unknown";
         if (known && !model) result.motion = "played";
       }
+      if (result.emotion === "played" || result.motion === "played") wake();
       return result;
     },
     setExpression(name, weight) {
       model?.expressions.setChannel(name, weight);
+      // A channel set from outside (lip sync, a blink when idle life is off) shows on the next display frame.
+      wake();
     },
     setMouth(weights) {
       for (const k of MOUTH_SHAPES) model?.expressions.setChannel(k, weights[k] ?? 0);
+      mouthOpen = MOUTH_SHAPES.some((k) => (weights[k] ?? 0) > 0);
+      if (mouthOpen) wake();
     },
     setPointer(x, y) {
       pointer = x === null || y === undefined ? null : new THREE.Vector2(x, y);
+      pointerAt = clock();
+      wake();
+    },
+    setDragging(on) {
+      dragging = on;
+      if (on) wake();
+    },
+    setOccluded(on) {
+      occluded = on;
+      onVisibility();
     },
     step,
     resize,
@@ -625,6 +705,7 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
         loaded: m?.name ?? null,
         running,
         frames,
+        interval: frameInterval(need()),
         emotion,
         motion: m?.motion?.id ?? null,
         motionTime: m?.motion?.time ?? 0,

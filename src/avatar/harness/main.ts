@@ -293,6 +293,18 @@ const harness = {
     return { frames, sideways };
   },
   /** Pretends the window was hidden or shown (the browser fires visibilitychange the same way). */
+  /** What the shell reports for the character's window: hidden or fully covered. */
+  setOccluded(on: boolean) {
+    need().setOccluded(on);
+  },
+  /** Frames the stage's own loop drew per second over `ms` of wall-clock time (its frame counter). */
+  async frameRate(ms: number): Promise<number> {
+    const s = need();
+    const f0 = s.inspect().frames;
+    const t0 = performance.now();
+    await new Promise((r) => setTimeout(r, ms));
+    return ((s.inspect().frames - f0) * 1000) / (performance.now() - t0);
+  },
   setHidden(hidden: boolean) {
     Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
     document.dispatchEvent(new Event("visibilitychange"));

@@ -1,0 +1,41 @@
+// The stage's frame policy: how often to draw, from what the character is doing. Pure, table-tested; the
+// render loop in stage.ts asks it after every frame (docs/avatar.md, "Frame rate").
+
+/** What the loop knows about the character right now. */
+export interface FrameNeed {
+  /** The page is hidden (document.hidden) or the shell says her window is hidden or fully covered. */
+  hidden: boolean;
+  /** A motion or gesture clip plays (ambient motions included), or fades back to idle. */
+  motion: boolean;
+  /** An emotion's expression weights are still blending in or out. */
+  expression: boolean;
+  /** A blink is under way (a sixth of a second: too short for the idle rate to show). */
+  blink: boolean;
+  /** The mouth is open (lip sync: a mouth weight is above zero). */
+  speaking: boolean;
+  /** She is being dragged, or the pointer just moved her gaze. */
+  dragged: boolean;
+  /**
+   * Seconds since her body last moved (a motion or a drag ended): hair and clothes (spring bones) still
+   * swing for a while. A blink, an expression or the mouth moves no spring bone.
+   */
+  sinceMoved: number;
+}
+
+/** Idle life (breathing, weight shift) is drawn at this rate: 10 fps. */
+export const IDLE_FPS = 10;
+/** Milliseconds between idle frames. */
+export const IDLE_INTERVAL_MS = 1000 / IDLE_FPS;
+/** Seconds of full rate kept after a motion or a drag ends, while hair and clothes (spring bones) come to rest. */
+export const SETTLE_SECONDS = 2;
+
+/**
+ * Milliseconds to wait before the next frame: 0 for every display frame (requestAnimationFrame),
+ * IDLE_INTERVAL_MS for idle life, null for no frame at all until something changes.
+ */
+export function frameInterval(need: FrameNeed): number | null {
+  if (need.hidden) return null;
+  if (need.motion || need.expression || need.blink || need.speaking || need.dragged) return 0;
+  if (need.sinceMoved < SETTLE_SECONDS) return 0;
+  return IDLE_INTERVAL_MS;
+}
