@@ -126,6 +126,26 @@ describe("readWorld under openbox with two monitors", () => {
     await until("back on workspace 1", (w) => appsIn(w).join() === "XTerm");
   });
 
+  it("watchWorld with the spy reads at once on X events (polling set to 10 min)", async () => {
+    const seen: World[] = [];
+    const stop = watchWorld(run, (w) => seen.push(w), { intervalMs: 600_000, spy: { display: s.display } });
+    try {
+      await waitFor("first reading", async () => seen.length > 0);
+      s.start(["xclock", "-geometry", "100x100+1500+500", "-title", "spied"]);
+      await waitFor("the new window", async () =>
+        seen.some((w) => w.windows.some((x) => x.title === "spied")),
+      );
+      const id = seen.flatMap((w) => w.windows).find((x) => x.title === "spied")!.id;
+      await s.x("wmctrl", ["-i", "-c", id]);
+      await waitFor(
+        "its close",
+        async () => !seen[seen.length - 1]!.windows.some((x) => x.title === "spied"),
+      );
+    } finally {
+      stop();
+    }
+  });
+
   it("watchWorld reports a move and a close", async () => {
     const seen: World[] = [];
     const stop = watchWorld(run, (w) => seen.push(w), { intervalMs: 100 });

@@ -1,6 +1,6 @@
 // Reads other applications' windows and the monitors from EWMH on X11 through xprop, xwininfo and xrandr
 // child processes (argument arrays, no shell), and polls for changes (docs/body.md "X11").
-import { execFile } from "node:child_process";
+import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import type { World } from "../../src/body/world.ts";
 import {
@@ -71,20 +71,43 @@ export async function readWorld(run: XRun, comm: CommReader = procComm): Promise
   );
 }
 
+/** The root properties whose change makes watchWorld read at once (xprop -spy). */
+export const SPIED_ROOT_PROPS = [
+  "_NET_CLIENT_LIST_STACKING",
+  "_NET_CURRENT_DESKTOP",
+  "_NET_WORKAREA",
+  "_NET_ACTIVE_WINDOW",
+] as const;
+
 /**
- * Polls readWorld every intervalMs and calls onChange with each reading that differs from the last (and the
- * first). Answers a stop function. X events (`xprop -spy -root _NET_CLIENT_LIST_STACKING` for the list, and
- * ConfigureNotify on the frames for moves) are the next step; polling is what this step does.
+ * Reads the world now and again, and calls onChange with each reading that differs from the last (and the first).
+ * With spy (a display), `xprop -spy -root` reports the stacking list, the workspace, the work area and the active
+ * window as X events, and each event triggers a read at once; polling every intervalMs remains for what no root
+ * property announces (a window moved or resized: ConfigureNotify on the frames would need an X protocol client,
+ * the next step). Answers a stop function, which also ends the spy process.
  */
 export function watchWorld(
   run: XRun,
   onChange: (world: World) => void,
-  opts: { intervalMs?: number; onError?: (e: unknown) => void; comm?: CommReader } = {},
+  opts: {
+    intervalMs?: number;
+    onError?: (e: unknown) => void;
+    comm?: CommReader;
+    spy?: { display: string; env?: NodeJS.ProcessEnv };
+  } = {},
 ): () => void {
   let stopped = false;
   let last = "";
   let timer: NodeJS.Timeout | undefined;
+  let reading = false;
+  let again = false;
   const tick = async () => {
+    clearTimeout(timer);
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
     try {
       const world = await readWorld(run, opts.comm);
       const key = JSON.stringify(world);
@@ -95,11 +118,28 @@ export function watchWorld(
     } catch (e) {
       opts.onError?.(e);
     }
-    if (!stopped) timer = setTimeout(tick, opts.intervalMs ?? 500);
+    reading = false;
+    if (stopped) return;
+    if (again) {
+      again = false;
+      void tick();
+    } else timer = setTimeout(tick, opts.intervalMs ?? 500);
   };
+  let spy: ChildProcess | undefined;
+  if (opts.spy) {
+    spy = spawn("xprop", ["-spy", "-root", "-notype", ...SPIED_ROOT_PROPS], {
+      env: { ...(opts.spy.env ?? process.env), DISPLAY: opts.spy.display, LC_ALL: "C.UTF-8" },
+      stdio: ["ignore", "pipe", "ignore"],
+    });
+    spy.stdout!.on("data", () => {
+      if (!stopped) void tick();
+    });
+    spy.on("error", (e) => opts.onError?.(e));
+  }
   void tick();
   return () => {
     stopped = true;
     clearTimeout(timer);
+    spy?.kill();
   };
 }
