@@ -5,6 +5,7 @@ import {
   freeTopEdge,
   peekEdges,
   perchAfter,
+  perchTargets,
   perchXOn,
   spotPoint,
 } from "./perch.ts";
@@ -116,7 +117,9 @@ describe("top-edge coverage (front to back)", () => {
       [{ start: 100, end: 250 }],
     ],
     ["a window behind covers nothing", [back, win("f", "XClock", 300, 50, 100, 100)], 0, []],
-  ] as const)("%s", (_n, ws, i, out) => expect(coveredTopEdge(ws as readonly DesktopWindow[], i, 4)).toEqual(out));
+  ] as const)("%s", (_n, ws, i, out) =>
+    expect(coveredTopEdge(ws as readonly DesktopWindow[], i, 4)).toEqual(out),
+  );
 
   it("free edge is clipped to the work areas (an edge off the screen is not reachable)", () => {
     const w = world(win("a", "A", 1800, 100, 300, 200));
@@ -148,7 +151,11 @@ describe("top-edge coverage (front to back)", () => {
     ],
   ] as const)("perch x: %s", (_n, free, x) =>
     expect(
-      perchXOn({ x: 0, y: 0, width: 600, height: 10 }, free as readonly { start: number; end: number }[], 100),
+      perchXOn(
+        { x: 0, y: 0, width: 600, height: 10 },
+        free as readonly { start: number; end: number }[],
+        100,
+      ),
     ).toBe(x),
   );
 });
@@ -239,5 +246,26 @@ describe("peek edges and spots", () => {
     expect(monitorAt(MONS, 2000, 10)).toBe(1);
     expect(monitorAt(MONS, 3000, 1100)).toBe(1);
     expect(monitorAt([], 0, 0)).toBe(-1);
+  });
+});
+
+describe("perch targets (look at: perch_targets)", () => {
+  it("windows front to back with app, title (null when unnamed), rect and whether she can sit; peek edges; monitors", () => {
+    const front = { ...win("f", "XClock", 100, 50, 1000, 100), title: "clock" };
+    const back = win("b", null, 200, 100, 400, 300);
+    expect(JSON.parse(JSON.stringify(perchTargets(world(front, back), SIZE)))).toEqual({
+      windows: [
+        { app: "XClock", title: "clock", rect: { x: 100, y: 50, width: 1000, height: 100 }, sittable: true },
+        { app: null, title: null, rect: { x: 200, y: 100, width: 400, height: 300 }, sittable: false },
+      ],
+      peek_edges: [
+        { side: "left", x: 100, top: 50, bottom: 150 },
+        { side: "right", x: 1100, top: 50, bottom: 150 },
+      ],
+      monitors: [
+        { monitor: 0, name: "L", rect: MONS[0]!.rect, work_area: MONS[0]!.workArea },
+        { monitor: 1, name: "R", rect: MONS[1]!.rect, work_area: MONS[1]!.workArea },
+      ],
+    });
   });
 });

@@ -180,3 +180,26 @@ export function spotPoint(
       return { x: a.x + a.width / 2, y: a.y + a.height / 2 + body.height / 2 };
   }
 }
+
+/**
+ * look at: perch_targets (and the avatar mod's list_perch_targets): the tracked windows front to back, each with
+ * app, title and rect (app and title null for an unnamed window) and whether she can sit on it now, plus the
+ * peek edges and the monitors with their numbers.
+ */
+export function perchTargets(world: World, size: PerchSize = DEFAULT_PERCH) {
+  return {
+    windows: world.windows.map((w, i) => ({
+      app: w.app,
+      title: w.title,
+      rect: { ...w.rect },
+      sittable: perchXOn(w.rect, freeTopEdge(world, i, size.strip), size.width) !== null,
+    })),
+    peek_edges: peekEdges(world).map(({ side, x, top, bottom }) => ({ side, x, top, bottom })),
+    monitors: world.monitors.map((m, i) => ({
+      monitor: i,
+      name: m.name,
+      rect: { ...m.rect },
+      work_area: { ...m.workArea },
+    })),
+  };
+}
