@@ -126,6 +126,40 @@ async function click(x: number, y: number): Promise<void> {
   await desk.x("xdotool", ["mousemove", String(x), String(y), "click", "1"]);
 }
 
+type ChatBody = {
+  messages: { role: string; content: string; tool_call_id?: string }[];
+  tools?: { function: { name: string } }[];
+};
+/** The tools a request declared, by name, in order. */
+const declared = (body: ChatBody) => (body.tools ?? []).map((t) => t.function.name);
+
+/**
+ * Opens the input of the character in window `w` (a click on her, unless it is open), types `text` and sends it;
+ * answers with the request it reached the backend as.
+ */
+async function say(w: { x: number; y: number; w: number; h: number }, text: string): Promise<ChatBody> {
+  const asked = backend.requests.length;
+  const shot = await desk.screenshot();
+  if (same(shot.at(w.x + 40, w.y + w.h - 30), BELOW, 12)) await click(...onHer(shot, w));
+  await waitFor(
+    "her input",
+    async () => !same((await desk.screenshot()).at(w.x + 40, w.y + w.h - 30), BELOW, 12),
+  );
+  await desk.x("xdotool", ["type", "--delay", "30", text]);
+  await desk.x("xdotool", ["key", "Return"]);
+  await waitFor("the message at the backend", async () => backend.requests.length > asked);
+  return backend.requests[asked]!.body as ChatBody;
+}
+
+/** The tool messages of the request after `first` (the turn going on after its calls ran in the page). */
+async function toolResults(first: number): Promise<Record<string, string>> {
+  await waitFor("the turn going on with the tool results", async () => backend.requests.length > first + 1);
+  const body = backend.requests[first + 1]!.body as ChatBody;
+  return Object.fromEntries(
+    body.messages.filter((m) => m.role === "tool").map((m) => [m.tool_call_id!, m.content]),
+  );
+}
+
 beforeAll(async () => {
   mkdirSync(SHOTS, { recursive: true });
   if (!existsSync(join(REPO, "dist", "index.html"))) {
@@ -301,6 +335,38 @@ describe("the Linux shell on an X desktop with a compositor", { timeout: 90_000 
     writeFileSync(join(SHOTS, "bubble.png"), shot.png);
   });
 
+  it("declares main's window tools, and answers browser (switched off) and the avatar tools (no executor yet) in her window", async () => {
+    // The first message, sent from her input by the test above.
+    expect(declared(backend.requests[0]!.body as ChatBody)).toEqual([
+      "generate_express",
+      "rate_relation",
+      "address_character",
+      "browser",
+      "body_action",
+      "look",
+    ]);
+    backend.enqueue(
+      {
+        body: chatStream({
+          calls: [
+            { id: "c-browser", name: "browser", arguments: '{"code":"return 1"}' },
+            { id: "c-look", name: "look", arguments: '{"at":"body"}' },
+            { id: "c-body", name: "body_action", arguments: '{"action":"stand"}' },
+          ],
+        }),
+      },
+      { body: chatStream({ text: ["Done."] }) },
+    );
+    const first = backend.requests.length;
+    const body = await say(await windowOf("Yui"), "use your tools");
+    expect(body.messages.at(-1)).toEqual({ role: "user", content: "use your tools" });
+    const results = await toolResults(first);
+    expect(results["c-browser"]).toBe("error: browser is off");
+    expect(results["c-look"]).toBe("error: unsupported");
+    // avatar.ts's answer while main has no avatar executor (the spec's word is `unsupported`).
+    expect(results["c-body"]).toMatch(/^(error: )?unsupported$/);
+  });
+
   it("moves her window when she is dragged", async () => {
     const w = await windowOf("Yui");
     const [hx, hy] = onHer(await desk.screenshot(), w);
@@ -395,6 +461,24 @@ describe("the Linux shell on an X desktop with a compositor", { timeout: 90_000 
     expect(share).toBeGreaterThan(0.05);
     expect(share).toBeLessThan(0.6);
     writeFileSync(join(SHOTS, "two-characters.png"), shot.png);
+  });
+
+  it("declares a pet window's tools (browser among them) and runs browser there", async () => {
+    backend.enqueue(
+      {
+        body: chatStream({ calls: [{ id: "m-browser", name: "browser", arguments: '{"code":"return 1"}' }] }),
+      },
+      { body: chatStream({ text: ["Mio here."] }) },
+    );
+    const first = backend.requests.length;
+    const body = await say(await windowOf("Mio"), "hello Mio");
+    expect(body.messages.at(-1)).toEqual({ role: "user", content: "hello Mio" });
+    expect(declared(body)).toEqual(["generate_express", "rate_relation", "address_character", "browser"]);
+    expect(await toolResults(first)).toEqual({ "m-browser": "error: browser is off" });
+    await waitFor("the reply in Mio's history", async () => {
+      const h = host.store.get("yui.mio.history") as { role: string; content: string }[] | undefined;
+      return h?.some((e) => e.role === "assistant" && e.content === "Mio here.");
+    });
   });
 
   it("has a tray icon whose menu resets her position, hides and shows the characters", async () => {
