@@ -71,6 +71,8 @@ describe("the shell-sandbox command", () => {
         name: "run",
         arguments: { command: "pwd; env; cat /etc/shadow" },
       })) as CallToolResult;
+      // A tool error (no structured result) shows its own text rather than a TypeError further down.
+      expect(r.isError ?? false, JSON.stringify(r.content)).toBe(false);
       const out = r.structuredContent as { stdout: string; stderr: string };
       expect(out.stdout.startsWith(`${ws}\n`)).toBe(true);
       expect(out.stdout).not.toContain("must-not-leak");
