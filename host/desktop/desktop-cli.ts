@@ -2,6 +2,7 @@
  * `yui desktop [--port N]`: the host and the desktop shell together. The characters appear on the desktop;
  * quitting the shell (closing main's window) ends the host, and Ctrl+C ends both.
  */
+import { parseHostArgs } from "../server/serve-cli.ts";
 import { DEFAULT_PORT, type Host, PortInUseError, startHost } from "../server/server.ts";
 import { type Desktop, startDesktop } from "./desktop.ts";
 import { type ShellProcess, spawnShell } from "./shell-process.ts";
@@ -16,19 +17,7 @@ X11 (XWayland on Wayland). Quit with Ctrl+C, or by closing main's window.
 
 /** Parses desktop's arguments; throws with a message for the user on a bad one. */
 export function parseDesktopArgs(argv: string[]): { port: number } {
-  let port = DEFAULT_PORT;
-  for (let i = 0; i < argv.length; i++) {
-    const a = argv[i]!;
-    if (a === "--port" || a.startsWith("--port=")) {
-      const raw = a === "--port" ? argv[++i] : a.slice("--port=".length);
-      const n = Number(raw);
-      if (raw === undefined || raw === "" || !Number.isInteger(n) || n < 0 || n > 65535) {
-        throw new Error(`--port needs a number from 0 to 65535 (got ${raw ?? "nothing"})`);
-      }
-      port = n;
-    } else throw new Error(`unknown option ${a}`);
-  }
-  return { port };
+  return { port: parseHostArgs(argv).port };
 }
 
 /** Runs the host and the shell until either ends; 2 for bad arguments, 1 when either cannot start. */

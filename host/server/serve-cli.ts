@@ -6,13 +6,19 @@ import { DEFAULT_PORT, PortInUseError, startHost } from "./server.ts";
 /** The usage line of `yui serve`. */
 export const SERVE_USAGE = "usage: yui [serve] [--port <0-65535>] [--no-open]";
 
-/** Parses serve's arguments; throws with a message for the user on a bad one. */
-export function parseServeArgs(argv: string[]): { port: number; open: boolean } {
+/**
+ * Parses the host's options, `--port N` (or `--port=N`) and the flags named in `flags`; throws with a
+ * message for the user on a bad value or an unknown option. Shared by `yui serve` and `yui desktop`.
+ */
+export function parseHostArgs<F extends string>(
+  argv: string[],
+  flags: readonly F[] = [],
+): { port: number; flags: Set<F> } {
   let port = DEFAULT_PORT;
-  let open = true;
+  const seen = new Set<F>();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (a === "--no-open") open = false;
+    if ((flags as readonly string[]).includes(a)) seen.add(a as F);
     else if (a === "--port" || a.startsWith("--port=")) {
       const raw = a === "--port" ? argv[++i] : a.slice("--port=".length);
       const n = Number(raw);
@@ -22,7 +28,13 @@ export function parseServeArgs(argv: string[]): { port: number; open: boolean } 
       port = n;
     } else throw new Error(`unknown option ${a}`);
   }
-  return { port, open };
+  return { port, flags: seen };
+}
+
+/** Parses serve's arguments; throws with a message for the user on a bad one. */
+export function parseServeArgs(argv: string[]): { port: number; open: boolean } {
+  const { port, flags } = parseHostArgs(argv, ["--no-open"]);
+  return { port, open: !flags.has("--no-open") };
 }
 
 // The user's browser, through the platform's opener; the URL is our own, passed as one argv entry.
