@@ -19,7 +19,7 @@ export const PEEK_SIDES = ["left", "right"] as const;
 export const SPOTS = ["center", "top_left", "top_right", "bottom_left", "bottom_right"] as const;
 export const LOOK_TARGETS = ["body", "perch_targets", "screen"] as const;
 
-/** The avatar tools' exact error strings. */
+/** The avatar tools' exact error strings (look's; body_action answers its result words bare). */
 export const AVATAR_ERRORS = {
   unsupported: "error: unsupported",
   screenOff: "error: screen capture is off",
@@ -128,7 +128,8 @@ export function createAvatarTools(deps: AvatarToolDeps): ClientTool[] {
       const parsed = parseBodyAction(args);
       if (typeof parsed === "string") return parsed;
       const ex = deps.executor();
-      if (!ex) return AVATAR_ERRORS.unsupported;
+      // The spec's bare word (body_action's results carry no error: prefix); look keeps error: unsupported.
+      if (!ex) return "unsupported" satisfies BodyActionResult;
       return ex.bodyAction(parsed, ctx.signal);
     },
   };

@@ -102,10 +102,12 @@ describe("avatar tools", () => {
       m === undefined || m === 1 ? { display: 1, dataUrl: "data:image/jpeg;base64,AA" } : null,
   };
 
-  it("a declared look or body_action without an executor answers error: unsupported", async () => {
+  it("without an executor body_action answers the bare word unsupported (a failed call), look error: unsupported", async () => {
     const [body, look] = createAvatarTools({ executor: () => null, screenCaptureOn: screenOn });
-    expect(await body!.run({ action: "stand" }, ctx)).toBe(AVATAR_ERRORS.unsupported);
-    expect(await look!.run({ at: "body" }, ctx)).toBe(AVATAR_ERRORS.unsupported);
+    expect(await body!.run({ action: "stand" }, ctx)).toBe("unsupported");
+    expect(body!.failed?.("unsupported")).toBe(true);
+    expect(await look!.run({ at: "body" }, ctx)).toBe("error: unsupported");
+    expect(AVATAR_ERRORS.unsupported).toBe("error: unsupported");
   });
 
   it("look at screen refuses while screen capture is off, read when the call runs", async () => {
