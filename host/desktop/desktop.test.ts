@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
 import { parseShellLine } from "../../shell/contract.ts";
 import { openPet, savePreset, setActivePreset } from "../../src/app/presets/presets.ts";
+import { characterPreset } from "../../src/protocol/preset.ts";
 import { openStore, type Store } from "../store/store.ts";
 import { desktopUrl, initialPlace, WINDOW_SIZE, wantedWindows } from "./desktop.ts";
 import { parseDesktopArgs } from "./desktop-cli.ts";
@@ -14,14 +15,8 @@ afterEach(() => {
   store?.close();
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
-const preset = (id: string, name: string) => ({
-  id,
-  name,
-  avatar: "",
-  voice: "",
-  persona: "",
-  backend: { transport: "chat" as const, base_url: "http://127.0.0.1:1/v1" },
-});
+const preset = (id: string, name: string) =>
+  characterPreset(id, name, { transport: "chat", base_url: "http://127.0.0.1:1/v1" });
 
 describe("the desktop's windows", () => {
   it("are main's character first, then each preset opened as a pet, titled with their names", () => {

@@ -5,6 +5,7 @@ import { GUARD_REFUSALS } from "@yui/mod-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { savePreset } from "../../src/app/presets/presets.ts";
 import { DEFAULT_VOCABULARY } from "../../src/app/vocabulary/vocabulary.ts";
+import { characterPreset } from "../../src/protocol/preset.ts";
 import { VOICE_KEYS } from "../../src/protocol/voice.ts";
 import { ELEVENLABS_V3_TAGS } from "../../src/voice/engines.ts";
 import { type Host, startHost } from "../server/server.ts";
@@ -23,8 +24,7 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "yui-voice-"));
   speech = await startSpeechServer();
   host = await startHost({ port: 0, dataDir: dir, env: {}, browserCommands: false });
-  const preset = (id: string, name: string) =>
-    savePreset(host.store, { id, name, avatar: "", voice: "", persona: "", backend: { transport: "chat" } });
+  const preset = (id: string, name: string) => savePreset(host.store, characterPreset(id, name));
   preset("yui", "YUI");
   preset("mika", "Mika");
   preset("eve", "Eve");

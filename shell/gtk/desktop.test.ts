@@ -13,6 +13,7 @@ import { startDesktop } from "../../host/desktop/desktop.ts";
 import { type ShellProcess, spawnShell } from "../../host/desktop/shell-process.ts";
 import { type Host, startHost } from "../../host/server/server.ts";
 import { openPet, savePreset } from "../../src/app/presets/presets.ts";
+import { characterPreset } from "../../src/protocol/preset.ts";
 import {
   chatStream,
   type ScriptedBackend,
@@ -41,14 +42,8 @@ let dataDir = "";
 let clicks = "";
 const messages: ShellToHost[] = [];
 
-const preset = (id: string, name: string) => ({
-  id,
-  name,
-  avatar: "",
-  voice: "",
-  persona: "",
-  backend: { transport: "chat" as const, base_url: backend.url, model: "scripted-model" },
-});
+const preset = (id: string, name: string) =>
+  characterPreset(id, name, { transport: "chat", base_url: backend.url, model: "scripted-model" });
 
 // The tray icon (the XEmbed fallback, embedded in trayer) carries class yui too: a 24-pixel icon, not a window.
 const windows = async () => (await windowsOfClass(desk, "yui")).filter((w) => w.w > 64);

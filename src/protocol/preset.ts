@@ -68,15 +68,16 @@ export const PresetListSchema = z.array(PresetSchema).superRefine((list, ctx) =>
   }
 });
 
+/** A character with the default model, no voice name and no persona, talking to `backend`. */
+export function characterPreset(id: string, name: string, backend: Backend = { transport: "chat" }): Preset {
+  return { id, name, avatar: "", voice: "", persona: "", backend };
+}
+
 /** The first run's only preset, so main always has a character to show. */
-export const DEFAULT_PRESET: Preset = {
-  id: "yui",
-  name: "YUI",
-  avatar: "",
-  voice: "",
-  persona: "",
-  backend: { transport: "chat", base_url: "http://127.0.0.1:11434/v1" },
-};
+export const DEFAULT_PRESET: Preset = characterPreset("yui", "YUI", {
+  transport: "chat",
+  base_url: "http://127.0.0.1:11434/v1",
+});
 
 /** Store keys for presets (documented in docs/store.md). */
 export const PRESET_KEYS = {

@@ -9,6 +9,7 @@ import {
 } from "../../../tools/scripted-backend/server.ts";
 import { createPushClient, type PushClient } from "../../io/chat/push/client.ts";
 import { createChatEngine } from "../../io/chat/stream/engine.ts";
+import { characterPreset } from "../../protocol/preset.ts";
 import type { KeyValue } from "../presets/presets.ts";
 import { DEFAULT_VOCABULARY } from "../vocabulary/vocabulary.ts";
 import { Addressing } from "./addressing.ts";
@@ -20,14 +21,7 @@ function memoryKv(init: Record<string, unknown> = {}): KeyValue {
   return { get: (k) => data.get(k), set: (k, v) => void data.set(k, v) };
 }
 
-const preset = (id: string, name: string) => ({
-  id,
-  name,
-  avatar: "",
-  voice: "",
-  persona: "",
-  backend: { transport: "responses", base_url: "" },
-});
+const preset = (id: string, name: string) => characterPreset(id, name, { transport: "responses" });
 
 let backend: ScriptedBackend;
 beforeEach(async () => {

@@ -9,6 +9,7 @@ import { bridgeClient } from "../../../../host/server/testing.ts";
 import { openStore, type Store } from "../../../../host/store/store.ts";
 import { openPet, openPresets, savePreset, setActivePreset } from "../../../app/presets/presets.ts";
 import { type RelationsState, relationsKey, setByUser } from "../../../app/relations/relations.ts";
+import { characterPreset } from "../../../protocol/preset.ts";
 import type { ClientTool } from "./client-tools.ts";
 import {
   createRateRelationTool,
@@ -30,14 +31,7 @@ const SPEC = {
   switchId: "relations",
 };
 
-const preset = (id: string, name: string) => ({
-  id,
-  name,
-  avatar: "",
-  voice: "",
-  persona: "",
-  backend: { transport: "chat" as const },
-});
+const preset = (id: string, name: string) => characterPreset(id, name);
 
 let dir: string;
 let store: Store;
