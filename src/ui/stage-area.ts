@@ -1,7 +1,8 @@
 /**
  * The stage area of main's character: mounts the avatar stage (src/avatar, loaded on demand so the chat is
  * usable at once) on a canvas and plays cues as the reply's text is revealed. Falls back to a placeholder
- * when WebGL or the model is not available.
+ * when WebGL or the model is not available. With `?stage=empty` in the page's URL the stage runs with no
+ * character loaded (bench/idle.ts compares the companion's idle cost against it).
  */
 import { h, replace } from "./dom.ts";
 
@@ -44,7 +45,10 @@ export function mountStage(box: HTMLElement, presetId: string): StageHandle {
       };
       for (const f of early.splice(0)) f(impl);
       (window as unknown as { __yuiStage?: unknown }).__yuiStage = stage;
-      await stage.load(`/avatar/${encodeURIComponent(presetId)}.vrm`);
+      // `?stage=empty`: the same stage and loop with no character in it, the peer of bench:idle.
+      if (new URLSearchParams(location.search).get("stage") !== "empty") {
+        await stage.load(`/avatar/${encodeURIComponent(presetId)}.vrm`);
+      }
       note.remove();
     } catch (e) {
       box.classList.add("placeholder");
