@@ -1,70 +1,19 @@
 // Pure parsers for the X11 utilities' output (xprop -notype, xwininfo, xrandr --listactivemonitors) and the
 // assembly of the body's window model from them (docs/body.md "The window model"). Run under LC_ALL=C.UTF-8
 // so that xprop prints UTF-8 titles raw.
+
+import { parseAtoms, parseCardinals, parseString, parseWindowIds, parseWmClass } from "@yui/mod-kit/x11";
 import type { DesktopWindow, Monitor, Rect, World } from "../../src/body/world.ts";
 import { intersect } from "../../src/body/world.ts";
 
-/** `xprop -notype` output as property → raw value; a property xprop did not find maps to null. */
-export function parseXprop(stdout: string): Map<string, string | null> {
-  const props = new Map<string, string | null>();
-  for (const line of stdout.split("\n")) {
-    const m = /^([A-Za-z0-9_]+)(?:\s*=\s?|:\s*)(.*)$/.exec(line);
-    if (!m) continue;
-    props.set(m[1]!, m[2]!.trim() === "not found." ? null : m[2]!);
-  }
-  return props;
-}
-
-/** Window ids of a WINDOW value ("window id # 0x60000a, 0x40000c"), in order; 0x0 dropped. */
-export function parseWindowIds(value: string | null | undefined): string[] {
-  return (value?.match(/0x[0-9a-fA-F]+/g) ?? []).filter((id) => Number.parseInt(id, 16) !== 0);
-}
-
-/** The numbers of a CARDINAL value ("1, 1, 20, 5"). */
-export function parseCardinals(value: string | null | undefined): number[] {
-  return (value?.match(/\d+/g) ?? []).map(Number);
-}
-
-/** The atoms of an ATOM value ("_NET_WM_STATE_HIDDEN, _NET_WM_STATE_ABOVE"). */
-export function parseAtoms(value: string | null | undefined): string[] {
-  return value?.match(/[A-Z_][A-Z0-9_]*/g) ?? [];
-}
-
-// xprop prints control bytes (and non-ASCII bytes outside a UTF-8 locale) as \ooo octal.
-function unescapeOctal(s: string): string {
-  if (!/\\[0-7]{3}/.test(s)) return s;
-  const bytes: number[] = [];
-  for (let i = 0; i < s.length; ) {
-    const oct = /^\\([0-7]{3})/.exec(s.slice(i, i + 4));
-    if (oct) {
-      bytes.push(Number.parseInt(oct[1]!, 8));
-      i += 4;
-    } else {
-      const cp = s.codePointAt(i)!;
-      bytes.push(...Buffer.from(String.fromCodePoint(cp), "utf8"));
-      i += cp > 0xffff ? 2 : 1;
-    }
-  }
-  return Buffer.from(bytes).toString("utf8");
-}
-
-/** A STRING/UTF8_STRING value's text (between the first and the last quote); null when absent. */
-export function parseString(value: string | null | undefined): string | null {
-  if (value == null) return null;
-  const first = value.indexOf('"');
-  const last = value.lastIndexOf('"');
-  if (first < 0 || last <= first) return null;
-  return unescapeOctal(value.slice(first + 1, last));
-}
-
-/** WM_CLASS's instance and class ('"xterm", "XTerm"'); null when absent. */
-export function parseWmClass(value: string | null | undefined): { instance: string; cls: string } | null {
-  const all = parseString(value);
-  if (all === null) return null;
-  const sep = all.indexOf('", "');
-  if (sep < 0) return { instance: all, cls: all };
-  return { instance: all.slice(0, sep), cls: all.slice(sep + 4) };
-}
+export {
+  parseAtoms,
+  parseCardinals,
+  parseString,
+  parseWindowIds,
+  parseWmClass,
+  parseXprop,
+} from "@yui/mod-kit/x11";
 
 /** The client's absolute position and size and its map state, from `xwininfo -id`. */
 export interface ClientGeometry {
