@@ -12,7 +12,8 @@ import { REPO } from "../src/avatar/harness/serve.ts";
 // memory of the host (this process), the gjs shell and its WebKit processes, with the default character on
 // the desktop, beside its peer: the same host and shell showing an empty scene (`?stage=empty`, the same
 // stage and frame loop with no character), measured in the same run. Xvfb + openbox + xcompmgr, Mesa's
-// software renderer. Goal (issue 20): the character at most 1.5x the empty scene.
+// software renderer. Goal (issue 20): the character at most 1.5x the empty scene. Also printed, outside the
+// ratio: the character with her window hidden (the shell's `visible: false`), for min(M, 0.5) minutes.
 // Run: npx tsx bench/idle.ts [--minutes M] [--warmup S] [--dist DIR]   (M: minutes measured with the character, default 1; the empty
 // scene is measured for min(M, 1) minutes; --minutes 10 is the ten-minute memory check)
 
@@ -132,8 +133,7 @@ async function main() {
       }
       return { total, by };
     };
-    const phase = async (label: string, query: string, minutes: number) => {
-      const id = `yui${query ? "-empty" : ""}`;
+    const phase = async (label: string, id: string, query: string, minutes: number, hide = false) => {
       const shown = shell.next((m) => m.type === "mapped" && m.id === id, 60_000);
       shell.send({
         type: "open",
@@ -146,6 +146,11 @@ async function main() {
       await shown;
       // Loading (model fetch, shader compiles) is not idling: wait it out before measuring.
       await sleep(WARMUP_S * 1000);
+      if (hide) {
+        // The tray's "Hide characters": the window is unmapped; the page should stop drawing.
+        shell.send({ type: "visible", id, visible: false });
+        await sleep(3000);
+      }
       const a = sample();
       await sleep(minutes * 60_000);
       const b = sample();
@@ -154,12 +159,14 @@ async function main() {
       const { total, by } = spent(a, b);
       return { label, perMinute: total / minutes, by, rssStart: a.rss, rssEnd: b.rss, minutes };
     };
-    const withHer = await phase("default character", "", MINUTES);
-    const empty = await phase("empty scene (peer)", "&stage=empty", Math.min(MINUTES, 1));
+    const withHer = await phase("default character", "yui", "", MINUTES);
+    const empty = await phase("empty scene (peer)", "yui-empty", "&stage=empty", Math.min(MINUTES, 1));
+    // Not part of the ratio: the same character with her window hidden, which should cost next to nothing.
+    const hidden = await phase("character, hidden", "yui-hidden", "", Math.min(MINUTES, 0.5), true);
     console.log(
       `bench:idle  host + gjs shell + WebKit, idle on Xvfb + openbox + xcompmgr (software GL), ${WARMUP_S} s warm-up each`,
     );
-    for (const r of [withHer, empty]) {
+    for (const r of [withHer, empty, hidden]) {
       const parts = Object.entries(r.by)
         .filter(([, v]) => v >= 0.05)
         .map(([k, v]) => `${k} ${(v / r.minutes).toFixed(1)}`)
