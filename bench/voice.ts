@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { type Host, startHost } from "../host/server/server.ts";
 import { startSpeechServer } from "../host/voice/testing.ts";
 import { savePreset } from "../src/app/presets/presets.ts";
-import { startVoiceHarness } from "../src/voice/harness/serve.ts";
 import { VOICE_KEYS } from "../src/protocol/voice.ts";
+import { startVoiceHarness } from "../src/voice/harness/serve.ts";
 import { chunk, sse, startScriptedBackend } from "../tools/scripted-backend/server.ts";
 
 // bench:voice — time to first audio, the number users feel: from the first text delta of a reply to the
