@@ -118,7 +118,9 @@ describe("launch-chrome-cdp.sh with Debian's Chromium", () => {
   });
 
   it("lets Playwright attach over CDP and drive a page, as the agent's --cdp-endpoint does", async () => {
-    const browser = await chromium.connectOverCDP(`http://localhost:${port}`);
+    // Playwright's 30 s default ran out once while a full `npm test` loaded both cores with software
+    // WebGL; attaching is not what this test times. The test's own timeout stays above it.
+    const browser = await chromium.connectOverCDP(`http://localhost:${port}`, { timeout: 100_000 });
     try {
       const context = browser.contexts()[0] ?? (await browser.newContext());
       const page = await context.newPage();
@@ -131,7 +133,7 @@ describe("launch-chrome-cdp.sh with Debian's Chromium", () => {
       await browser.close();
     }
     process.kill(pid, 0);
-  });
+  }, 150_000);
 
   it("refuses a second launch on the same profile and says which process holds it", async () => {
     const r = await launch(["--browser", CHROMIUM, "--profile", profile, "--port", String(await freePort())]);
