@@ -3,6 +3,7 @@
 // close() kills everything started.
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
+import { waitFor } from "@yui/mod-kit/testing";
 
 /** The two monitors: a 1920x1200 left one (on the screen's output) and a 1280x1024 right one. */
 export const TEST_MONITORS = [
@@ -20,25 +21,7 @@ export interface XSession {
   close(): Promise<void>;
 }
 
-/** Polls check until it answers something other than undefined/false; throws after ms. */
-export async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined | false>,
-  ms = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await check();
-      if (v !== undefined && v !== false) return v;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
-}
+export { waitFor };
 
 export async function startXSession(): Promise<XSession> {
   const children: ChildProcess[] = [];

@@ -157,3 +157,27 @@ export async function expectLoopbackOnly(port: number): Promise<void> {
     if (r === "connected") throw new Error(`port ${port} also answers on ${host}, not on 127.0.0.1 only`);
   }
 }
+
+/**
+ * Polls `check` every `everyMs` until it answers something other than undefined/false, and returns that;
+ * throws after `ms`, naming `what` and the last error `check` threw. For tests that wait on real processes.
+ */
+export async function waitFor<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  ms = 15_000,
+  everyMs = 100,
+): Promise<T> {
+  const deadline = Date.now() + ms;
+  let last: unknown;
+  while (Date.now() < deadline) {
+    try {
+      const v = await check();
+      if (v !== undefined && v !== false) return v;
+    } catch (e) {
+      last = e;
+    }
+    await new Promise((r) => setTimeout(r, everyMs));
+  }
+  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
+}

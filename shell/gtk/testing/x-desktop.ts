@@ -5,6 +5,7 @@
  */
 import { type ChildProcess, execFile, spawn } from "node:child_process";
 import { once } from "node:events";
+import { waitFor as kitWaitFor } from "@yui/mod-kit/testing";
 import sharp from "sharp";
 
 export const SCREEN = { width: 1280, height: 800 } as const;
@@ -65,25 +66,9 @@ export async function windowsOfClass(desk: Pick<XDesktop, "x">, cls: string): Pr
 export const sameColour = (a: number[], b: number[], tol = 6) =>
   a.every((v, i) => Math.abs(v - b[i]!) <= tol);
 
-/** Polls `check` until it returns a value other than undefined/false, or throws after `ms`. */
-export async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined | false>,
-  ms = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await check();
-      if (v !== undefined && v !== false) return v;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 150));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
-}
+/** The kit's waitFor with this desktop's patience: 30 s, polled every 150 ms (WebKit under Xvfb is slow). */
+export const waitFor = <T>(what: string, check: () => Promise<T | undefined | false>, ms = 30_000) =>
+  kitWaitFor(what, check, ms, 150);
 
 function run(file: string, args: string[], env: NodeJS.ProcessEnv, encoding: "utf8" | "buffer" = "utf8") {
   return new Promise<string | Buffer>((resolve, reject) => {

@@ -6,6 +6,7 @@ import { once } from "node:events";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { waitFor } from "@yui/mod-kit/testing";
 import x11, { type XClient } from "x11";
 import { runProgram } from "../exec.ts";
 import { parseMonitors, parseWindowIds, parseXprop } from "../platform/x11-parse.ts";
@@ -31,25 +32,7 @@ export interface XSession {
 const call = <T>(fn: (cb: (err: Error | null, v: T) => void) => void): Promise<T> =>
   new Promise((resolve, reject) => fn((err, v) => (err ? reject(err) : resolve(v))));
 
-/** Polls `check` until it returns a value other than undefined/false, or throws after `ms`. */
-export async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined | false>,
-  ms = 15_000,
-): Promise<T> {
-  const deadline = Date.now() + ms;
-  let last: unknown;
-  while (Date.now() < deadline) {
-    try {
-      const v = await check();
-      if (v !== undefined && v !== false) return v;
-    } catch (e) {
-      last = e;
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
-}
+export { waitFor };
 
 // RandR 1.5 monitors defined by a client live only as long as that client's connection (Xvfb 21),
 // and xrandr --setmonitor disconnects at once; so the session holds its own connection open and
