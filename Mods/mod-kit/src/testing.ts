@@ -1,4 +1,6 @@
 // Test helpers for mods (imported as "@yui/mod-kit/testing"): raw node:http requests, since fetch drops a custom Host.
+import { type ChildProcess, execFile, spawn } from "node:child_process";
+import { once } from "node:events";
 import { readFileSync } from "node:fs";
 import { request } from "node:http";
 import { connect, createServer } from "node:net";
@@ -180,4 +182,73 @@ export async function waitFor<T>(
     await new Promise((r) => setTimeout(r, everyMs));
   }
   throw new Error(`timed out waiting for ${what}${last ? `: ${last}` : ""}`);
+}
+
+/** A test X server (Xvfb) and the processes started on it; close() ends them all, the server last. */
+export interface XServer {
+  /** `:<n>`, the display Xvfb chose itself (-displayfd), so parallel tests never collide. */
+  display: string;
+  /** The environment for X clients: DISPLAY set, LC_ALL=C.UTF-8 (xprop prints UTF-8 raw), no Wayland. */
+  env: NodeJS.ProcessEnv;
+  /** Starts an X client on this display; close() ends it if it still runs. */
+  start(argv: readonly string[]): ChildProcess;
+  /** Starts openbox and resolves once it owns the screen (_NET_SUPPORTING_WM_CHECK set on the root). */
+  startOpenbox(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts Xvfb with one screen (`WxHxDepth`) and `args` added (e.g. +extension Composite); for X tests. */
+export async function startXServer(screen: string, args: readonly string[] = []): Promise<XServer> {
+  const children: ChildProcess[] = [];
+  const close = async () => {
+    for (const c of children.reverse()) {
+      if (c.exitCode !== null || c.signalCode !== null) continue;
+      c.kill("SIGTERM");
+      await Promise.race([once(c, "exit"), new Promise((r) => setTimeout(r, 3000))]);
+      if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
+    }
+  };
+  // -noreset: monitors defined by `xrandr --setmonitor` outlive the connection that defined them.
+  const xvfb = spawn(
+    "Xvfb",
+    ["-displayfd", "3", "-screen", "0", screen, "-nolisten", "tcp", "-noreset", ...args],
+    {
+      stdio: ["ignore", "ignore", "ignore", "pipe"],
+    },
+  );
+  children.push(xvfb);
+  try {
+    const n = await new Promise<string>((resolve, reject) => {
+      let text = "";
+      (xvfb.stdio[3] as NodeJS.ReadableStream).on("data", (c: Buffer) => {
+        text += c.toString();
+        if (text.includes("\n")) resolve(text.trim());
+      });
+      xvfb.once("exit", (code) => reject(new Error(`Xvfb exited with ${code}`)));
+      setTimeout(() => reject(new Error("Xvfb did not report a display")), 15_000);
+    });
+    const display = `:${n}`;
+    const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: display, LC_ALL: "C.UTF-8" };
+    delete env.WAYLAND_DISPLAY;
+    const start = (argv: readonly string[]) => {
+      const c = spawn(argv[0]!, argv.slice(1), { env, stdio: "ignore" });
+      children.push(c);
+      return c;
+    };
+    const startOpenbox = async () => {
+      start(["openbox", "--sm-disable"]);
+      await waitFor("openbox", async () => {
+        const { stdout } = await new Promise<{ stdout: string }>((resolve, reject) =>
+          execFile("xprop", ["-root", "-notype", "_NET_SUPPORTING_WM_CHECK"], { env }, (err, stdout) =>
+            err ? reject(err) : resolve({ stdout }),
+          ),
+        );
+        return /0x[0-9a-f]*[1-9a-f]/.test(stdout);
+      });
+    };
+    return { display, env, start, startOpenbox, close };
+  } catch (e) {
+    await close();
+    throw e;
+  }
 }

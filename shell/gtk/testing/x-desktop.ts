@@ -3,9 +3,8 @@
  * window manager and, unless told otherwise, xcompmgr as the compositor; helpers to run X clients and
  * utilities and to grab the root window. Everything started is killed by close().
  */
-import { type ChildProcess, execFile, spawn } from "node:child_process";
-import { once } from "node:events";
-import { waitFor as kitWaitFor } from "@yui/mod-kit/testing";
+import { type ChildProcess, execFile } from "node:child_process";
+import { waitFor as kitWaitFor, startXServer } from "@yui/mod-kit/testing";
 import sharp from "sharp";
 
 export const SCREEN = { width: 1280, height: 800 } as const;
@@ -81,57 +80,11 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv, encoding: "ut
 
 /** Starts Xvfb, openbox and (with `compositor`, the default) xcompmgr. */
 export async function startXDesktop(opts: { compositor?: boolean } = {}): Promise<XDesktop> {
-  const children: ChildProcess[] = [];
-  const xvfb = spawn(
-    "Xvfb",
-    [
-      "-displayfd",
-      "3",
-      "-screen",
-      "0",
-      `${SCREEN.width}x${SCREEN.height}x24`,
-      "-nolisten",
-      "tcp",
-      "-noreset",
-      "+extension",
-      "Composite",
-    ],
-    { stdio: ["ignore", "ignore", "pipe", "pipe"] },
-  );
-  children.push(xvfb);
-  const kill = async () => {
-    for (const c of children.reverse()) {
-      if (c.exitCode === null && c.signalCode === null) {
-        c.kill("SIGTERM");
-        await Promise.race([once(c, "exit"), new Promise((r) => setTimeout(r, 3000))]);
-        if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
-      }
-    }
-  };
+  const server = await startXServer(`${SCREEN.width}x${SCREEN.height}x24`, ["+extension", "Composite"]);
+  const { display, env, start } = server;
   try {
-    const fd3 = xvfb.stdio[3] as NodeJS.ReadableStream;
-    let text = "";
-    const n = await new Promise<string>((resolve, reject) => {
-      fd3.on("data", (c: Buffer) => {
-        text += c.toString();
-        if (text.includes("\n")) resolve(text.trim());
-      });
-      xvfb.once("exit", (code) => reject(new Error(`Xvfb exited with ${code}`)));
-      setTimeout(() => reject(new Error("Xvfb did not report a display")), 15_000);
-    });
-    const display = `:${n}`;
-    const env: NodeJS.ProcessEnv = { ...process.env, DISPLAY: display, LC_ALL: "C.UTF-8" };
-    delete env.WAYLAND_DISPLAY;
     const x = (file: string, args: string[]) => run(file, args, env) as Promise<string>;
-    const start = (argv: string[]) => {
-      const c = spawn(argv[0]!, argv.slice(1), { env, stdio: "ignore" });
-      children.push(c);
-      return c;
-    };
-    start(["openbox", "--sm-disable"]);
-    await waitFor("openbox", async () =>
-      /window id # 0x/.test(await x("xprop", ["-root", "_NET_SUPPORTING_WM_CHECK"])),
-    );
+    await server.startOpenbox();
     if (opts.compositor !== false) {
       start(["xcompmgr"]);
       await waitFor("xcompmgr", () => composited(x));
@@ -153,10 +106,10 @@ export async function startXDesktop(opts: { compositor?: boolean } = {}): Promis
           },
         };
       },
-      close: kill,
+      close: server.close,
     };
   } catch (e) {
-    await kill();
+    await server.close();
     throw e;
   }
 }

@@ -1,15 +1,14 @@
 // A real X desktop for the tests: Xvfb with one wide screen cut into two RandR monitors, openbox
 // as the EWMH window manager, and helpers to start real X clients. Everything started is killed
 // by close().
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
+import type { ChildProcess } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { waitFor } from "@yui/mod-kit/testing";
+import { startXServer, waitFor } from "@yui/mod-kit/testing";
 import x11, { type XClient } from "x11";
 import { runProgram } from "../exec.ts";
-import { parseMonitors, parseWindowIds, parseXprop } from "../platform/x11-parse.ts";
+import { parseMonitors } from "../platform/x11-parse.ts";
 
 /** The two monitors every test session has: a 1920x1200 left one and a 1280x1024 right one. */
 export const MONITORS = [
@@ -75,35 +74,14 @@ async function defineMonitors(display: string): Promise<XClient> {
 
 /** Starts Xvfb (a free display number picked by Xvfb itself), the two monitors and openbox. */
 export async function startXSession(): Promise<XSession> {
-  const children: ChildProcess[] = [];
-  const xvfb = spawn("Xvfb", ["-displayfd", "3", "-screen", "0", SCREEN, "-nolisten", "tcp", "-noreset"], {
-    stdio: ["ignore", "ignore", "pipe", "pipe"],
-  });
-  children.push(xvfb);
+  const server = await startXServer(SCREEN);
+  const { display, env } = server;
   let holder: XClient | undefined;
   const kill = async () => {
     holder?.close();
-    for (const c of children.reverse()) {
-      if (c.exitCode === null && c.signalCode === null) {
-        c.kill("SIGTERM");
-        await Promise.race([once(c, "exit"), new Promise((r) => setTimeout(r, 3000))]);
-        if (c.exitCode === null && c.signalCode === null) c.kill("SIGKILL");
-      }
-    }
+    await server.close();
   };
   try {
-    const fd3 = xvfb.stdio[3] as NodeJS.ReadableStream;
-    let text = "";
-    const n = await new Promise<string>((resolve, reject) => {
-      fd3.on("data", (c: Buffer) => {
-        text += c.toString();
-        if (text.includes("\n")) resolve(text.trim());
-      });
-      xvfb.once("exit", (code) => reject(new Error(`Xvfb exited with ${code}`)));
-      setTimeout(() => reject(new Error("Xvfb did not report a display")), 15_000);
-    });
-    const display = `:${n}`;
-    const env = { ...process.env, DISPLAY: display, LC_ALL: "C.UTF-8" };
     const x = (file: string, args: string[]) => runProgram(file, args, { env }).then((r) => r.stdout);
     holder = await defineMonitors(display);
     await waitFor(
@@ -116,21 +94,12 @@ export async function startXSession(): Promise<XSession> {
     await writeFile(res, "*input: true\n");
     await x("xrdb", ["-nocpp", "-merge", res]);
     await rm(path.dirname(res), { recursive: true, force: true });
-    const ob = spawn("openbox", ["--sm-disable"], { env, stdio: "ignore" });
-    children.push(ob);
-    await waitFor("openbox", async () => {
-      const p = parseXprop(await x("xprop", ["-root", "-notype", "_NET_SUPPORTING_WM_CHECK"]));
-      return parseWindowIds(p.get("_NET_SUPPORTING_WM_CHECK")).length > 0;
-    });
+    await server.startOpenbox();
     return {
       display,
       env,
       x,
-      start(argv) {
-        const c = spawn(argv[0]!, argv.slice(1), { env, stdio: "ignore" });
-        children.push(c);
-        return c;
-      },
+      start: server.start,
       close: kill,
     };
   } catch (e) {
