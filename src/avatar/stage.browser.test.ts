@@ -16,6 +16,7 @@ import { createChatEngine } from "../io/chat/stream/engine.ts";
 import { createGenerateExpressTool, GENERATE_EXPRESS } from "../io/chat/tools/express.ts";
 import type { AnchoredCue, Cue } from "./cues.ts";
 import { IDLE_FPS, IDLE_INTERVAL_MS } from "./frame-policy.ts";
+import { expectIsBinaryRules, stageCalls } from "./harness/checks.ts";
 import { type Harness, REPO, startHarness } from "./harness/serve.ts";
 import { MODEL_FILE_ERRORS } from "./model-file.ts";
 import { DEFAULT_MOTIONS } from "./motions.ts";
@@ -33,7 +34,8 @@ const DEFAULT_VRM0 = MODEL.vrm0;
 
 let h: Harness;
 const consoleLog: ConsoleMessage[] = [];
-const url = (path: string) => h.fileUrl(path);
+const calls = () => stageCalls(h);
+const url = (path: string) => calls().url(path);
 
 type Px = { hash: number; opaque: number; total: number; box: [number, number, number, number] };
 let lastOptions = "";
@@ -44,14 +46,11 @@ const create = async (opts: Record<string, unknown> = {}) => {
   lastOptions = JSON.stringify(options);
   await h.page.evaluate((o) => window.harness.create(o), options);
 };
-const load = (path: string) => h.page.evaluate((u) => window.harness.load(u), url(path));
-const step = (dt: number, frames = 1): Promise<Px> =>
-  h.page.evaluate(([d, f]) => window.harness.step(d, f), [dt, frames] as const);
-const inspect = () => h.page.evaluate(() => window.harness.inspect());
-const setSize = (w: number, hgt: number) =>
-  h.page.evaluate(([a, b]) => window.harness.setSize(a, b), [w, hgt] as const);
-const setExpression = (name: string, w: number) =>
-  h.page.evaluate(([n, v]) => window.harness.setExpression(n, v), [name, w] as const);
+const load = (path: string) => calls().load(path);
+const step = (dt: number, frames = 1): Promise<Px> => calls().step(dt, frames);
+const inspect = () => calls().inspect();
+const setSize = (w: number, hgt: number) => calls().setSize(w, hgt);
+const setExpression = (name: string, w: number) => calls().setExpression(name, w);
 const worldPosition = async (name: string) =>
   (await h.page.evaluate((n) => window.harness.worldPosition(n), name))!;
 const snapshot = (key: string) => h.page.evaluate((k) => window.harness.snapshot(k), key);
@@ -165,21 +164,7 @@ describe("avatar stage in Chromium", () => {
 
   it("follows the isBinary override rules the VRM spec's samples show, on models of our own", async () => {
     await create();
-    await setSize(160, 160);
-    const render = async (happy: number, blink: number) => {
-      await setExpression("happy", happy);
-      await setExpression("blink", blink);
-      return (await step(0)).hash;
-    };
-    // Overrides: a binary happy (overrideBlink blend) blocks blink only when its value is above 0.5.
-    expect((await load(MODEL.overrides)).ok).toBe(true);
-    expect(await render(0.6, 1)).toBe(await render(0.6, 0));
-    expect(await render(0.4, 1)).toBe(await render(0, 1));
-    expect(await render(0.4, 1)).not.toBe(await render(0.4, 0));
-    // Overridden: a binary blink is fully suppressed by any non-zero happy.
-    expect((await load(MODEL.overridden)).ok).toBe(true);
-    expect(await render(0.3, 1)).toBe(await render(0.3, 0));
-    expect(await render(0, 1)).not.toBe(await render(0, 0));
+    await expectIsBinaryRules(calls(), MODEL);
   }, 240_000);
 
   it("plays a cue from the scripted backend when the text reveal reaches its offset", async () => {

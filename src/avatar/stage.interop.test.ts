@@ -2,6 +2,7 @@ import { resolve } from "node:path";
 import type { ConsoleMessage } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testModelPaths, writeTestModels } from "../../tools/vrm-gen/test-models.ts";
+import { expectIsBinaryRules, stageCalls } from "./harness/checks.ts";
 import { FIXTURES, type Harness, REPO, startHarness } from "./harness/serve.ts";
 import { MODEL_FILE_ERRORS } from "./model-file.ts";
 import { DEFAULT_MOTIONS } from "./motions.ts";
@@ -21,17 +22,14 @@ const DEFAULT_VRM = testModelPaths(REPO).default;
 
 let h: Harness;
 const consoleLog: ConsoleMessage[] = [];
-const url = (path: string) => h.fileUrl(path);
 const create = (opts: Record<string, unknown> = {}) =>
   h.page.evaluate((o) => window.harness.create(o), { manual: true, idle: false, antialias: false, ...opts });
-const load = (path: string) => h.page.evaluate((u) => window.harness.load(u), url(path));
-const step = (dt: number, frames = 1) =>
-  h.page.evaluate(([d, f]) => window.harness.step(d, f), [dt, frames] as const);
-const setSize = (w: number, hgt: number) =>
-  h.page.evaluate(([a, b]) => window.harness.setSize(a, b), [w, hgt] as const);
-const setExpression = (name: string, w: number) =>
-  h.page.evaluate(([n, v]) => window.harness.setExpression(n, v), [name, w] as const);
-const inspect = () => h.page.evaluate(() => window.harness.inspect());
+const calls = () => stageCalls(h);
+const url = (path: string) => calls().url(path);
+const load = (path: string) => calls().load(path);
+const step = (dt: number, frames = 1) => calls().step(dt, frames);
+const setSize = (w: number, hgt: number) => calls().setSize(w, hgt);
+const inspect = () => calls().inspect();
 
 beforeAll(async () => {
   await writeTestModels(REPO);
@@ -84,21 +82,7 @@ describe("avatar stage on third-party files", () => {
 
   it("follows the isBinary override rules of the VRM spec's samples", async () => {
     await create();
-    await setSize(160, 160);
-    const render = async (happy: number, blink: number) => {
-      await setExpression("happy", happy);
-      await setExpression("blink", blink);
-      return (await step(0)).hash;
-    };
-    // Overrides: a binary happy (overrideBlink blend) blocks blink only when its value is above 0.5.
-    expect((await load(SAMPLE.overrides)).ok).toBe(true);
-    expect(await render(0.6, 1)).toBe(await render(0.6, 0));
-    expect(await render(0.4, 1)).toBe(await render(0, 1));
-    expect(await render(0.4, 1)).not.toBe(await render(0.4, 0));
-    // Overridden: a binary blink is fully suppressed by any non-zero happy.
-    expect((await load(SAMPLE.overridden)).ok).toBe(true);
-    expect(await render(0.3, 1)).toBe(await render(0.3, 0));
-    expect(await render(0, 1)).not.toBe(await render(0, 0));
+    await expectIsBinaryRules(calls(), SAMPLE);
   }, 240_000);
 
   it("plays three-vrm's example VRMA clip on the default character, and refuses it as a model", async () => {
