@@ -23,6 +23,7 @@ import type { ShellToHost } from "../contract.ts";
 import {
   type Screenshot,
   sameColour,
+  startClickLogXterm,
   startXDesktop,
   waitFor,
   windowsOfClass,
@@ -165,20 +166,7 @@ beforeAll(async () => {
   dataDir = mkdtempSync(join(tmpdir(), "yui-desktop-"));
   clicks = join(dataDir, "clicks.log");
   // The xterm covers the bottom-right corner of the screen, where her window opens.
-  desk.start([
-    "xterm",
-    "-bg",
-    "#204080",
-    "-fg",
-    "#204080",
-    "-geometry",
-    "200x70+500+60",
-    "-e",
-    process.execPath,
-    join(REPO, "shell/gtk/testing/click-log.mjs"),
-    clicks,
-  ]);
-  await waitFor("the xterm", async () => existsSync(clicks));
+  await startClickLogXterm(desk, clicks);
   // A system tray (XEmbed) at the top right, for YUI's tray icon.
   desk.start([
     "trayer",

@@ -6,12 +6,19 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { once } from "node:events";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { sameColour, startXDesktop, waitFor, windowsOfClass, type XDesktop } from "./testing/x-desktop.ts";
+import {
+  sameColour,
+  startClickLogXterm,
+  startXDesktop,
+  waitFor,
+  windowsOfClass,
+  type XDesktop,
+} from "./testing/x-desktop.ts";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const BELOW: [number, number, number] = [0x20, 0x40, 0x80];
@@ -60,20 +67,7 @@ beforeAll(async () => {
   desk = await startXDesktop({ compositor: false });
   dir = mkdtempSync(join(tmpdir(), "yui-nocomp-"));
   clicks = join(dir, "clicks.log");
-  desk.start([
-    "xterm",
-    "-bg",
-    "#204080",
-    "-fg",
-    "#204080",
-    "-geometry",
-    "200x70+500+60",
-    "-e",
-    process.execPath,
-    join(REPO, "shell/gtk/testing/click-log.mjs"),
-    clicks,
-  ]);
-  await waitFor("the xterm", async () => existsSync(clicks));
+  await startClickLogXterm(desk, clicks);
 }, 60_000);
 
 afterAll(async () => {

@@ -4,6 +4,8 @@
  * utilities and to grab the root window. Everything started is killed by close().
  */
 import { type ChildProcess, execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { waitFor as kitWaitFor, startXServer } from "@yui/mod-kit/testing";
 import sharp from "sharp";
 
@@ -121,4 +123,17 @@ async function composited(x: (f: string, a: string[]) => Promise<string>): Promi
     "imports.gi.versions.Gtk = '3.0'; const { Gtk, Gdk } = imports.gi; Gtk.init(null); print(Gdk.Screen.get_default().is_composited());",
   ]);
   return out.trim() === "true";
+}
+
+/**
+ * Starts a solid blue xterm (#204080) covering the screen's lower right, where her window opens, that
+ * appends every click it receives to `log`; resolves once it runs. The window below her in the tests.
+ */
+export async function startClickLogXterm(desk: XDesktop, log: string): Promise<void> {
+  const logger = fileURLToPath(new URL("./click-log.mjs", import.meta.url));
+  desk.start([
+    ...["xterm", "-bg", "#204080", "-fg", "#204080", "-geometry", "200x70+500+60"],
+    ...["-e", process.execPath, logger, log],
+  ]);
+  await waitFor("the xterm", async () => existsSync(log));
 }
