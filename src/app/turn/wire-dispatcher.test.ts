@@ -31,34 +31,69 @@ afterEach(async () => {
   await backend.close();
 });
 
-/** One turn of main's window through the dispatcher and the real engine, on the loopback backend. */
-async function mainTurn(broker: boolean) {
+/** main's window of YUI, with Aoi open beside her and relations on; the browser switch as given (unset: absent). */
+function mainWindow(browser?: boolean) {
   const kv = memoryKv({
     "yui.presets": [preset("yui", "YUI"), preset("aoi", "Aoi")],
     "yui.presets.active": "yui",
     "yui.relations": { enabled: true },
-    "yui.browser": { enabled: true },
+    ...(browser === undefined ? {} : { "yui.browser": { enabled: browser } }),
   });
+  const addressing = new Addressing({ self: { id: "yui", name: "YUI" } });
   const win = createNodeWindow({
     kv,
     kind: "main",
     presetId: "yui",
-    addressing: new Addressing({ self: { id: "yui", name: "YUI" } }),
+    addressing,
     invoke: async () => "unused",
   });
-  const engine = createChatEngine({
-    transport: "responses",
-    baseUrl: broker ? "http://127.0.0.1:9/v1" : backend.url,
-    ...(broker ? { brokerBaseUrl: backend.url } : {}),
-  });
-  const dispatcher = createWireDispatcher({
-    caller: engine,
+  return { win, addressing };
+}
+
+type NodeWindow = ReturnType<typeof mainWindow>["win"];
+
+/** The dispatcher of `win` over `caller`, with the default vocabulary. */
+function dispatcherOf(
+  win: NodeWindow,
+  caller: BackendCaller,
+  more: Partial<Parameters<typeof createWireDispatcher>[0]> = {},
+) {
+  return createWireDispatcher({
+    caller,
     presetId: "yui",
     vocabulary: () => DEFAULT_VOCABULARY,
     windowTools: () => win.tools(),
     switches: () => win.switches(),
     contextLines: (tools) => win.contextLines(tools),
+    ...more,
   });
+}
+
+/** A started push client for main's window on `url`, declaring `windowTools` at hello; resolves once connected. */
+async function mainPushClient(push: PushBackend, windowTools: () => ReturnType<NodeWindow["tools"]>) {
+  const c = createPushClient({
+    url: push.url,
+    connect: nodeConnect,
+    hello: async () => ({
+      preset: { id: "yui", name: "YUI" },
+      window: "main",
+      tools: await buildTurnRegistry({ vocabulary: () => DEFAULT_VOCABULARY, windowTools }),
+    }),
+  });
+  c.start();
+  await push.connected(1);
+  return c;
+}
+
+/** One turn of main's window through the dispatcher and the real engine, on the loopback backend. */
+async function mainTurn(broker: boolean) {
+  const { win } = mainWindow(true);
+  const engine = createChatEngine({
+    transport: "responses",
+    baseUrl: broker ? "http://127.0.0.1:9/v1" : backend.url,
+    ...(broker ? { brokerBaseUrl: backend.url } : {}),
+  });
+  const dispatcher = dispatcherOf(win, engine);
   backend.enqueue({ body: responsesStream({ id: "r1", text: ["やあ"] }) });
   const end = await dispatcher.runTurn({ text: "hi" });
   expect(end.outcome).toBe("spoken");
@@ -99,47 +134,20 @@ describe("on push the tools are declared at hello, not per turn", () => {
         t.end();
       },
     });
-    const kv = memoryKv({
-      "yui.presets": [preset("yui", "YUI"), preset("aoi", "Aoi")],
-      "yui.presets.active": "yui",
-      "yui.relations": { enabled: true },
-      "yui.browser": { enabled: false },
-    });
-    const win = createNodeWindow({
-      kv,
-      kind: "main",
-      presetId: "yui",
-      addressing: new Addressing({ self: { id: "yui", name: "YUI" } }),
-      invoke: async () => "unused",
-    });
+    const { win } = mainWindow(false);
     let builds = 0;
     const windowTools = () => {
       builds++;
       return win.tools();
     };
-    const c = createPushClient({
-      url: push.url,
-      connect: nodeConnect,
-      hello: async () => ({
-        preset: { id: "yui", name: "YUI" },
-        window: "main",
-        tools: await buildTurnRegistry({ vocabulary: () => DEFAULT_VOCABULARY, windowTools }),
-      }),
-    });
+    const c = await mainPushClient(push, windowTools);
     client = c;
-    c.start();
-    await push.connected(1);
     const caller: BackendCaller = {
       runTurn: (i) => c.runTurn({ ...i, context: i.context ?? "" }),
       ...(withDeclared ? { declaredTools: () => c.declaredTools() } : {}),
     };
-    const dispatcher = createWireDispatcher({
-      caller,
-      presetId: "yui",
-      vocabulary: () => DEFAULT_VOCABULARY,
+    const dispatcher = dispatcherOf(win, caller, {
       windowTools,
-      switches: () => win.switches(),
-      contextLines: (tools) => win.contextLines(tools),
       now: () => new Date("2026-12-01T12:00:00Z"),
       timeZone: "UTC",
     });
@@ -185,43 +193,13 @@ describe("on push a turn's frame says why it runs", () => {
         t.end();
       },
     });
-    const kv = memoryKv({
-      "yui.presets": [preset("yui", "YUI"), preset("aoi", "Aoi")],
-      "yui.presets.active": "yui",
-      "yui.relations": { enabled: true },
-    });
-    const addressing = new Addressing({ self: { id: "yui", name: "YUI" } });
-    const win = createNodeWindow({
-      kv,
-      kind: "main",
-      presetId: "yui",
-      addressing,
-      invoke: async () => "unused",
-    });
-    const windowTools = () => win.tools();
-    const c = createPushClient({
-      url: push.url,
-      connect: nodeConnect,
-      hello: async () => ({
-        preset: { id: "yui", name: "YUI" },
-        window: "main",
-        tools: await buildTurnRegistry({ vocabulary: () => DEFAULT_VOCABULARY, windowTools }),
-      }),
-    });
+    const { win, addressing } = mainWindow();
+    const c = await mainPushClient(push, () => win.tools());
     client = c;
-    c.start();
-    await push.connected(1);
     const turns = createCharacterTurns({
-      dispatcher: createWireDispatcher({
-        caller: {
-          runTurn: (i) => c.runTurn({ ...i, context: i.context ?? "" }),
-          declaredTools: () => c.declaredTools(),
-        },
-        presetId: "yui",
-        vocabulary: () => DEFAULT_VOCABULARY,
-        windowTools,
-        switches: () => win.switches(),
-        contextLines: (tools) => win.contextLines(tools),
+      dispatcher: dispatcherOf(win, {
+        runTurn: (i) => c.runTurn({ ...i, context: i.context ?? "" }),
+        declaredTools: () => c.declaredTools(),
       }),
       addressing,
       emitAddressed: () => {},
