@@ -26,6 +26,10 @@ export function createVoicePlayer(context: AudioContext = new AudioContext()): V
   const freq = new Float32Array(analyser.frequencyBinCount);
   const mags = new Float32Array(analyser.frequencyBinCount);
   let sounding = 0;
+  // An analyser with nothing playing stops rendering and keeps its last window: until a new segment has
+  // filled one whole window, part of what it holds is the previous segment's sound, not this one's.
+  let freshAt = 0;
+  const windowSeconds = analyser.fftSize / context.sampleRate;
   return {
     context,
     decode: (bytes) => context.decodeAudioData(bytes.slice(0)),
@@ -55,13 +59,14 @@ export function createVoicePlayer(context: AudioContext = new AudioContext()): V
         src.onended = done;
         signal.addEventListener("abort", stop, { once: true });
         src.start();
+        freshAt = context.currentTime + windowSeconds;
       });
       sounding--;
       src.disconnect();
     },
     playing: () => sounding > 0,
     mouth() {
-      if (sounding === 0) return { ...CLOSED };
+      if (sounding === 0 || context.currentTime < freshAt) return { ...CLOSED };
       analyser.getFloatTimeDomainData(time);
       analyser.getFloatFrequencyData(freq);
       for (let i = 0; i < freq.length; i++) mags[i] = Number.isFinite(freq[i]!) ? 10 ** (freq[i]! / 20) : 0;
