@@ -117,23 +117,28 @@ describe("launch-chrome-cdp.sh with Debian's Chromium", () => {
     await expectLoopbackOnly(port);
   });
 
-  it("lets Playwright attach over CDP and drive a page, as the agent's --cdp-endpoint does", async () => {
-    // Playwright's 30 s default ran out once while a full `npm test` loaded both cores with software
-    // WebGL; attaching is not what this test times. The test's own timeout stays above it.
-    const browser = await chromium.connectOverCDP(`http://localhost:${port}`, { timeout: 100_000 });
-    try {
-      const context = browser.contexts()[0] ?? (await browser.newContext());
-      const page = await context.newPage();
-      await page.setContent("<title>yui-cdp</title><p id=x>attached</p>");
-      expect(await page.title()).toBe("yui-cdp");
-      expect(await page.textContent("#x")).toBe("attached");
-      await page.close();
-    } finally {
-      // Disconnects only: the user's browser keeps running.
-      await browser.close();
-    }
-    process.kill(pid, 0);
-  }, 150_000);
+  // In about one full `npm test` in three the attach hangs after the WebSocket connects (never seen running
+  // this suite alone); a fresh attempt goes through, so the test is retried (a real break fails every try).
+  const attach = { timeout: 60_000, retry: 2 };
+  it(
+    "lets Playwright attach over CDP and drive a page, as the agent's --cdp-endpoint does",
+    attach,
+    async () => {
+      const browser = await chromium.connectOverCDP(`http://localhost:${port}`, { timeout: 45_000 });
+      try {
+        const context = browser.contexts()[0] ?? (await browser.newContext());
+        const page = await context.newPage();
+        await page.setContent("<title>yui-cdp</title><p id=x>attached</p>");
+        expect(await page.title()).toBe("yui-cdp");
+        expect(await page.textContent("#x")).toBe("attached");
+        await page.close();
+      } finally {
+        // Disconnects only: the user's browser keeps running.
+        await browser.close();
+      }
+      process.kill(pid, 0);
+    },
+  );
 
   it("refuses a second launch on the same profile and says which process holds it", async () => {
     const r = await launch(["--browser", CHROMIUM, "--profile", profile, "--port", String(await freePort())]);
