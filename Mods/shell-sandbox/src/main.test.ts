@@ -125,52 +125,57 @@ describe("the shell-sandbox command", () => {
     SPAWN_TIMEOUT,
   );
 
-  it.concurrent("in --container mode answers the gateway (where published connections come from) and no other peer, as root without capabilities", // Retried: under a full `npm test` the capability-less server inside bwrap once took longer to start
+  // Retried: under a full `npm test` the capability-less server inside bwrap once took longer to start
   // than the script's 40 s wait, so the other peer's probe never ran (a real break fails every try).
-  { timeout: SPAWN_TIMEOUT, retry: 2 }, async () => {
-    // bubblewrap stands in for the container: a private network namespace with a veth pair as the
-    // container's interface (10.88.0.2) and the gateway (10.88.0.1), /run/.containerenv so
-    // --container is allowed, and the server started without any capability (setpriv).
-    const probe = path.join(import.meta.dirname, "testing", "probe.ts");
-    const ip =
-      "ip link add v0 type veth peer name v1 && ip addr add 10.88.0.2/24 dev v0 && " +
-      "ip addr add 10.88.0.1/24 dev v1 && ip link set v0 up && ip link set v1 up && " +
-      "ip route add default via 10.88.0.1 dev v0";
-    const url = `http://10.88.0.2:${DEFAULT_PORT}/mcp`;
-    const script =
-      `${ip} && { setpriv --bounding-set=-all --inh-caps=-all node --import tsx ${main} --container --workspace ${ws} & } && ` +
-      `for i in $(seq 1 200); do (echo > /dev/tcp/10.88.0.2/${DEFAULT_PORT}) 2>/dev/null && break; sleep 0.2; done; ` +
-      `(echo > /dev/tcp/127.0.0.1/${DEFAULT_PORT}) 2>/dev/null && echo relay-on-loopback; ` +
-      // Another container on the network: its own address, not the gateway's.
-      "(exec 3<>/dev/tcp/10.88.0.2/" +
-      DEFAULT_PORT +
-      " && printf 'GET /mcp HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && " +
-      'echo "other peer got: $(timeout 10 head -c 8 <&3)") 2>/dev/null; ' +
-      `node --import tsx ${probe} ${url} "pwd; grep ^CapEff /proc/self/status" 10.88.0.1; ` +
-      "kill %1; wait";
-    const child = spawn(
-      "bwrap",
-      [
-        ...["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run"],
-        ...["--ro-bind", "/dev/null", "/run/.containerenv", "--unshare-net", "--unshare-pid"],
-        ...["--die-with-parent", "--chdir", repoRoot, "--", "bash", "-c", script],
-      ],
-      { stdio: ["ignore", "pipe", "pipe"] },
-    );
-    const { stdout, stderr } = await collect(child);
-    expect(stdout, stderr).toContain(`published as port ${DEFAULT_PORT} of the container`);
-    expect(stdout).not.toContain("relay-on-loopback");
-    // The relay accepted the TCP connection and closed it without a byte.
-    expect(stdout).toContain("other peer got: \n");
-    const [gateway] = stdout.split("\n").filter((l) => l.startsWith("{"));
-    expect(JSON.parse(gateway ?? "{}")).toEqual({
-      exit_code: 0,
-      stdout: `${ws}\nCapEff:\t0000000000000000\n`,
-      stderr: "",
-      truncated: false,
-      timed_out: false,
-    });
-  });
+  const slowStart = { timeout: SPAWN_TIMEOUT, retry: 2 };
+  it.concurrent(
+    "in --container mode answers the gateway (where published connections come from) and no other peer, as root without capabilities",
+    slowStart,
+    async () => {
+      // bubblewrap stands in for the container: a private network namespace with a veth pair as the
+      // container's interface (10.88.0.2) and the gateway (10.88.0.1), /run/.containerenv so
+      // --container is allowed, and the server started without any capability (setpriv).
+      const probe = path.join(import.meta.dirname, "testing", "probe.ts");
+      const ip =
+        "ip link add v0 type veth peer name v1 && ip addr add 10.88.0.2/24 dev v0 && " +
+        "ip addr add 10.88.0.1/24 dev v1 && ip link set v0 up && ip link set v1 up && " +
+        "ip route add default via 10.88.0.1 dev v0";
+      const url = `http://10.88.0.2:${DEFAULT_PORT}/mcp`;
+      const script =
+        `${ip} && { setpriv --bounding-set=-all --inh-caps=-all node --import tsx ${main} --container --workspace ${ws} & } && ` +
+        `for i in $(seq 1 200); do (echo > /dev/tcp/10.88.0.2/${DEFAULT_PORT}) 2>/dev/null && break; sleep 0.2; done; ` +
+        `(echo > /dev/tcp/127.0.0.1/${DEFAULT_PORT}) 2>/dev/null && echo relay-on-loopback; ` +
+        // Another container on the network: its own address, not the gateway's.
+        "(exec 3<>/dev/tcp/10.88.0.2/" +
+        DEFAULT_PORT +
+        " && printf 'GET /mcp HTTP/1.1\\r\\nHost: localhost\\r\\n\\r\\n' >&3 && " +
+        'echo "other peer got: $(timeout 10 head -c 8 <&3)") 2>/dev/null; ' +
+        `node --import tsx ${probe} ${url} "pwd; grep ^CapEff /proc/self/status" 10.88.0.1; ` +
+        "kill %1; wait";
+      const child = spawn(
+        "bwrap",
+        [
+          ...["--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/run"],
+          ...["--ro-bind", "/dev/null", "/run/.containerenv", "--unshare-net", "--unshare-pid"],
+          ...["--die-with-parent", "--chdir", repoRoot, "--", "bash", "-c", script],
+        ],
+        { stdio: ["ignore", "pipe", "pipe"] },
+      );
+      const { stdout, stderr } = await collect(child);
+      expect(stdout, stderr).toContain(`published as port ${DEFAULT_PORT} of the container`);
+      expect(stdout).not.toContain("relay-on-loopback");
+      // The relay accepted the TCP connection and closed it without a byte.
+      expect(stdout).toContain("other peer got: \n");
+      const [gateway] = stdout.split("\n").filter((l) => l.startsWith("{"));
+      expect(JSON.parse(gateway ?? "{}")).toEqual({
+        exit_code: 0,
+        stdout: `${ws}\nCapEff:\t0000000000000000\n`,
+        stderr: "",
+        truncated: false,
+        timed_out: false,
+      });
+    },
+  );
 
   it.concurrent(
     "refuses to start without a workspace outside a container, saying how to give one",
