@@ -10,11 +10,12 @@ import { type SwitchId, switchStates } from "../../src/app/switches.ts";
 import type { Addressing } from "../../src/app/turn/addressing.ts";
 import { type BrowserInvoke, createBrowserRelay } from "../../src/io/browser/browser-relay.ts";
 import { createAddressCharacterTool } from "../../src/io/chat/tools/address-character.ts";
-import { type AvatarExecutor, createAvatarTools } from "../../src/io/chat/tools/avatar.ts";
+import { createAvatarTools } from "../../src/io/chat/tools/avatar.ts";
 import { createBrowserTool } from "../../src/io/chat/tools/browser/index.ts";
 import type { ClientTool } from "../../src/io/chat/tools/client-tools.ts";
 import { type WindowKind, windowTools } from "../../src/io/chat/tools/pet-window-tools.ts";
 import { createRateRelationTool, relationsFromStore } from "../../src/io/chat/tools/relation.ts";
+import type { AvatarExecutor } from "../../src/protocol/body.ts";
 
 /** Reads one switch from the store now. */
 export function switchOn(kv: KeyValue, id: SwitchId): boolean {

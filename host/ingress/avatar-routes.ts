@@ -11,7 +11,7 @@ import {
   type BodyActionResult,
   PEEK_SIDES,
   SPOTS,
-} from "../../src/io/chat/tools/avatar.ts";
+} from "../../src/protocol/body.ts";
 import { INGRESS_ERRORS } from "./messages.ts";
 
 /** How long a gesture or a read may run before it answers timeout. */

@@ -16,7 +16,7 @@ import {
   sendJson,
   sendJsonError,
 } from "@yui/mod-kit";
-import type { AvatarExecutor } from "../../src/io/chat/tools/avatar.ts";
+import type { AvatarExecutor } from "../../src/protocol/body.ts";
 import { AGENT_NOTIFY_KEY, AgentNotifySchema } from "../../src/protocol/store-keys.ts";
 import { trackSockets } from "../net.ts";
 import type { Store } from "../store/store.ts";

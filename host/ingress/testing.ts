@@ -1,5 +1,5 @@
 // Test helpers for the ingress and the avatar mod: a scripted executor (a free port: @yui/mod-kit/testing).
-import type { AvatarExecutor, BodyActionArgs, BodyActionResult } from "../../src/io/chat/tools/avatar.ts";
+import type { AvatarExecutor, BodyActionArgs, BodyActionResult } from "../../src/protocol/body.ts";
 
 /** One recorded gesture: its arguments and the signal it was given. */
 export interface GestureCall {

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ManualClock } from "../../src/body/clock.ts";
 import { BodyMachine } from "../../src/body/machine.ts";
 import type { World } from "../../src/body/world.ts";
-import type { BodyActionResult } from "../../src/io/chat/tools/avatar.ts";
+import type { BodyActionResult } from "../../src/protocol/body.ts";
 import { startXSession, waitFor, type XSession } from "./testing.ts";
 import { readWorld, type XRun, xRunner } from "./windows.ts";
 

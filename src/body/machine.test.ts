@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { BodyActionResult } from "../io/chat/tools/avatar.ts";
+import type { BodyActionResult } from "../protocol/body.ts";
 import { ManualClock } from "./clock.ts";
 import { BodyMachine } from "./machine.ts";
 import type { DesktopWindow, Monitor, World } from "./world.ts";

@@ -1,14 +1,10 @@
 // The body's state machine: postures, gestures and their result words, the user's drag, the perch and the
 // bed cycle, over an injected clock and world (docs/body.md). It decides and times; the executor that
 // hosts it animates the character's clips from its snapshot.
-import type { BodyActionArgs, BodyActionResult } from "../io/chat/tools/avatar.ts";
+import type { BedPhase, BodyActionArgs, BodyActionResult, Posture } from "../protocol/body.ts";
 import type { Clock } from "./clock.ts";
 import { chooseSitTarget, DEFAULT_PERCH, type PerchSize, peekEdges, perchAfter, spotPoint } from "./perch.ts";
 import { monitorAt, type Rect, type World } from "./world.ts";
-
-export type Posture = "standing" | "sitting" | "peeking" | "dragging" | "walking" | "climbing" | "lying";
-/** The bed's phases: the bed appearing, her lie-down clip, asleep, the wake clip, the bed fading (stand during lie-down). */
-export type BedPhase = "setup" | "lying_down" | "asleep" | "waking" | "fading";
 
 export interface BodyTimings {
   walkPxPerS: number;

@@ -3,6 +3,7 @@
  * arguments, which the host parses before running it, and the schema of its answer, which a window may parse.
  */
 import { z } from "zod";
+import { BODY_ACTION_RESULTS, BodyActionSchema, ScreenShotSchema } from "./body.ts";
 import { HistoryEntrySchema } from "./history.ts";
 import { HISTORY_MAX } from "./limits.ts";
 import { PresetIdSchema, PresetSchema } from "./preset.ts";
@@ -110,6 +111,23 @@ export const COMMANDS = {
     answer: BrowserAnswer,
   },
   browser_guide: { args: NoArgs, answer: BrowserAnswer },
+  /**
+   * docs/body.md "The avatar executor": main's desktop window holds the executor while this call runs; it
+   * answers `detached` when the hold ends (another main took it, the desktop went away) and `unsupported` at
+   * once where no desktop is known (the browser build, no shell). Cancelling it (or closing the window) lets go.
+   */
+  body_attach: { args: PresetArgs, answer: z.enum(["detached", "unsupported"]) },
+  /** One gesture on the executor; `unsupported` while there is none. */
+  body_action: { args: BodyActionSchema, answer: z.enum(BODY_ACTION_RESULTS) },
+  /** look at: body or perch_targets; fails with `unsupported` while there is no executor. */
+  body_read: { args: z.object({ at: z.enum(["body", "perch_targets"]) }), answer: z.unknown() },
+  /** look at: screen; null for a monitor that does not exist. */
+  body_screen: {
+    args: z.object({ monitor: z.int().min(0).optional() }),
+    answer: ScreenShotSchema.nullable(),
+  },
+  /** A click on her or a message from the user (wakes her, interrupts the bed's setup). */
+  body_poke: { args: NoArgs, answer: Ok },
 } as const satisfies Record<string, { args: z.ZodType; answer: z.ZodType }>;
 
 export type CommandName = keyof typeof COMMANDS;

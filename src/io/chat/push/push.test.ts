@@ -5,8 +5,8 @@ import { type PushBackend, startPushBackend } from "../../../../tools/push-backe
 import type { KeyValue } from "../../../app/presets/presets.ts";
 import { Addressing } from "../../../app/turn/addressing.ts";
 import { DEFAULT_VOCABULARY } from "../../../app/vocabulary/vocabulary.ts";
+import type { AvatarExecutor } from "../../../protocol/body.ts";
 import type { EngineEvent } from "../stream/types.ts";
-import type { AvatarExecutor } from "../tools/avatar.ts";
 import type { ClientTool } from "../tools/client-tools.ts";
 import { createGenerateExpressTool } from "../tools/express.ts";
 import type { WindowKind } from "../tools/pet-window-tools.ts";

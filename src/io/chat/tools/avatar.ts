@@ -1,23 +1,15 @@
 import { z } from "zod";
+import {
+  type AvatarExecutor,
+  BODY_ACTIONS,
+  type BodyActionArgs,
+  type BodyActionResult,
+  LOOK_TARGETS,
+  PEEK_SIDES,
+  SPOTS,
+} from "../../../protocol/body.ts";
 import type { ClientTool, ToolResult } from "./client-tools.ts";
 import { checkArgument, declaredParameters } from "./schema.ts";
-
-/** body_action's exact results: ok, or one word. */
-export const BODY_ACTION_RESULTS = [
-  "ok",
-  "not_found",
-  "blocked",
-  "interrupted",
-  "busy",
-  "unsupported",
-  "timeout",
-] as const;
-export type BodyActionResult = (typeof BODY_ACTION_RESULTS)[number];
-
-export const BODY_ACTIONS = ["sit_on_window", "peek", "move_to", "stand", "go_to_bed"] as const;
-export const PEEK_SIDES = ["left", "right"] as const;
-export const SPOTS = ["center", "top_left", "top_right", "bottom_left", "bottom_right"] as const;
-export const LOOK_TARGETS = ["body", "perch_targets", "screen"] as const;
 
 /** The avatar tools' exact error strings (look's; body_action answers its result words bare). */
 export const AVATAR_ERRORS = {
@@ -47,23 +39,6 @@ export const LookArgsSchema = z.strictObject({
 // Static: generated once, shared by every window's tools.
 const BODY_ACTION_PARAMETERS = declaredParameters(BodyActionArgsSchema);
 const LOOK_PARAMETERS = declaredParameters(LookArgsSchema);
-
-/** One body action as the executor receives it: the action plus the field it needs. */
-export type BodyActionArgs =
-  | { action: "sit_on_window"; app: string }
-  | { action: "peek"; side: (typeof PEEK_SIDES)[number] }
-  | { action: "move_to"; spot: (typeof SPOTS)[number]; monitor?: number }
-  | { action: "stand" }
-  | { action: "go_to_bed" };
-
-/** What main's avatar executor does for the tools; only main creates one. */
-export interface AvatarExecutor {
-  bodyAction(args: BodyActionArgs, signal: AbortSignal): Promise<BodyActionResult>;
-  bodyState(): Promise<unknown>;
-  perchTargets(): Promise<unknown>;
-  /** A screenshot of a display (the character's when monitor is omitted), or null for an invalid monitor. */
-  screenshot(monitor: number | undefined): Promise<{ display: number; dataUrl: string } | null>;
-}
 
 export interface AvatarToolDeps {
   /** The executor, read at call time; null until it is available. */

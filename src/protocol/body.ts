@@ -1,0 +1,82 @@
+/**
+ * Her body across the host–page line (docs/body.md "The avatar executor"): the body actions, their result
+ * words and arguments, the executor the tools and the ingress's avatar routes call, and the snapshot the host
+ * sends main's page so that she plays the clip of her posture. The executor lives where the desktop is known
+ * (the host, next to the shell and the window model) and exists while main's desktop window holds it
+ * (`body_attach`); every other caller reaches it through the bridge or in process.
+ */
+import { z } from "zod";
+
+/** body_action's exact results: ok, or one word. */
+export const BODY_ACTION_RESULTS = [
+  "ok",
+  "not_found",
+  "blocked",
+  "interrupted",
+  "busy",
+  "unsupported",
+  "timeout",
+] as const;
+export type BodyActionResult = (typeof BODY_ACTION_RESULTS)[number];
+
+export const BODY_ACTIONS = ["sit_on_window", "peek", "move_to", "stand", "go_to_bed"] as const;
+export const PEEK_SIDES = ["left", "right"] as const;
+export const SPOTS = ["center", "top_left", "top_right", "bottom_left", "bottom_right"] as const;
+export const LOOK_TARGETS = ["body", "perch_targets", "screen"] as const;
+
+/** One body action as the executor receives it (checked already): the action plus the field it needs. */
+export const BodyActionSchema = z.discriminatedUnion("action", [
+  z.strictObject({ action: z.literal("sit_on_window"), app: z.string().min(1) }),
+  z.strictObject({ action: z.literal("peek"), side: z.enum(PEEK_SIDES) }),
+  z.strictObject({ action: z.literal("move_to"), spot: z.enum(SPOTS), monitor: z.int().min(0).optional() }),
+  z.strictObject({ action: z.literal("stand") }),
+  z.strictObject({ action: z.literal("go_to_bed") }),
+]);
+export type BodyActionArgs = z.infer<typeof BodyActionSchema>;
+
+/** A screenshot of one display, as look at: screen hands it on. */
+export const ScreenShotSchema = z.object({ display: z.int().min(0), dataUrl: z.string() });
+export type ScreenShot = z.infer<typeof ScreenShotSchema>;
+
+/** What main's avatar executor does for the tools and the avatar routes; only main's window has one. */
+export interface AvatarExecutor {
+  bodyAction(args: BodyActionArgs, signal: AbortSignal): Promise<BodyActionResult>;
+  bodyState(): Promise<unknown>;
+  perchTargets(): Promise<unknown>;
+  /** A screenshot of a display (the character's when monitor is omitted), or null for an invalid monitor. */
+  screenshot(monitor: number | undefined): Promise<ScreenShot | null>;
+}
+
+/** Her postures, as `look at: body` reports them and her clips follow them. */
+export const POSTURES = [
+  "standing",
+  "sitting",
+  "peeking",
+  "dragging",
+  "walking",
+  "climbing",
+  "lying",
+] as const;
+export type Posture = (typeof POSTURES)[number];
+/** The bed's phases: appearing, her lie-down clip, asleep, the wake clip, fading (stand during lie-down). */
+export const BED_PHASES = ["setup", "lying_down", "asleep", "waking", "fading"] as const;
+export type BedPhase = (typeof BED_PHASES)[number];
+
+/**
+ * The `yui://body` event: what main's page needs to animate her, sent on every change of posture, peek side,
+ * bed phase or motion (not on every step of a move; the host moves the window).
+ */
+export const BodyEventSchema = z.object({
+  /** The preset whose window holds the executor. */
+  presetId: z.string(),
+  posture: z.enum(POSTURES),
+  peek: z.enum(PEEK_SIDES).nullable(),
+  bed: z.enum(BED_PHASES).nullable(),
+  moving: z.boolean(),
+  /** Walking direction while moving: -1 left, 1 right, 0 straight up or down. */
+  facing: z.union([z.literal(-1), z.literal(0), z.literal(1)]),
+  /** Her window is fully covered by other windows (draw nothing until it is not). */
+  occluded: z.boolean(),
+});
+export type BodyEvent = z.infer<typeof BodyEventSchema>;
+export const BODY_EVENT = "yui://body";
