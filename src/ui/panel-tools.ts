@@ -2,8 +2,8 @@
  * The tools a page's chat panel hands to createClientTools, per window kind (pet-window-tools.ts decides which):
  * the browser build's main view and the phone as before; the desktop app's main and pet windows (desktop-view.ts)
  * also declare browser, run through the host's browser_run / browser_guide over the bridge (browser-relay.ts, as
- * `yui chat`'s node window does), and main declares body_action and look. The avatar executor is not built yet:
- * a call to those answers the executor-not-ready result of avatar.ts.
+ * `yui chat`'s node window does), and main declares body_action and look over the avatar executor its window lends
+ * (desktop-view.ts); without one a call answers the executor-not-ready result of avatar.ts.
  */
 import { type KeyValue, openPresets } from "../app/presets/presets.ts";
 import { switchStates } from "../app/switches.ts";
@@ -24,7 +24,7 @@ export interface PanelToolDeps {
   addressing: Addressing;
   /** The bridge's invoke: relation_rate, browser_run, browser_guide. */
   invoke: BrowserInvoke;
-  /** main's avatar executor, read at call time; none in a page yet. */
+  /** main's avatar executor, read at call time; null while the host holds none for this window. */
   avatarExecutor?: () => AvatarExecutor | null;
 }
 

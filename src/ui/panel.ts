@@ -20,6 +20,7 @@ import { DEFAULT_VOCABULARY, type Vocabulary } from "../app/vocabulary/vocabular
 import type { Cue } from "../avatar/cues.ts";
 import type { EngineEvent, TurnEnd } from "../io/chat/stream/types.ts";
 import type { WindowKind } from "../io/chat/tools/pet-window-tools.ts";
+import type { AvatarExecutor } from "../protocol/body.ts";
 import { type HistoryEntry, historyKey } from "../protocol/history.ts";
 import { HISTORY_MAX } from "../protocol/limits.ts";
 import type { Segment } from "../voice/segmenter.ts";
@@ -48,6 +49,8 @@ export interface PanelOptions {
   stage: boolean;
   /** Run the turns of mods' signals (main's character: one panel per window). */
   signals?: boolean;
+  /** main's avatar executor (desktop-view.ts lends the host's over the bridge), read at call time. */
+  avatarExecutor?: () => AvatarExecutor | null;
 }
 
 /** A mounted panel. */
@@ -70,7 +73,14 @@ export function createPanel(opts: PanelOptions): Panel {
     chainMax: () => addressedChainMax(kv),
   });
   const invoke = (c: string, a: unknown, o?: { signal?: AbortSignal }) => bridge.invoke(c, a, o);
-  const tools = createPanelTools({ kind: opts.kind, kv, presetId, addressing, invoke });
+  const tools = createPanelTools({
+    kind: opts.kind,
+    kv,
+    presetId,
+    addressing,
+    invoke,
+    avatarExecutor: opts.avatarExecutor,
+  });
 
   let backend: CharacterBackend | null = null;
   const ensureBackend = (): CharacterBackend => {
