@@ -5,6 +5,7 @@
 import { parseArgs } from "node:util";
 import { PRESET_KEYS } from "../../src/app/presets/preset.ts";
 import { activePresetId, getPreset, type KeyValue, openPet } from "../../src/app/presets/presets.ts";
+import { WINDOW_KINDS, type WindowKind } from "../../src/app/tools/pet-window-tools.ts";
 import {
   Addressing,
   type CharacterAddressed,
@@ -23,7 +24,6 @@ import {
 } from "../../src/io/chat/push/client.ts";
 import { createChatEngine } from "../../src/io/chat/stream/engine.ts";
 import type { EngineEvent, TurnEnd } from "../../src/io/chat/stream/types.ts";
-import { WINDOW_KINDS, type WindowKind } from "../../src/io/chat/tools/pet-window-tools.ts";
 import { registerBrowserCommands } from "../browser/commands.ts";
 import { createCommandTable } from "../commands.ts";
 import { nodeConnect } from "../push-socket.ts";

@@ -7,14 +7,14 @@
 import { activePresetId, type KeyValue, openPresets } from "../../src/app/presets/presets.ts";
 import { relationLineFor } from "../../src/app/relations/access.ts";
 import { type SwitchId, switchStates } from "../../src/app/switches.ts";
+import { createAddressCharacterTool } from "../../src/app/tools/address-character.ts";
+import { createAvatarTools } from "../../src/app/tools/avatar.ts";
+import { type WindowKind, windowTools } from "../../src/app/tools/pet-window-tools.ts";
+import { createRateRelationTool, relationsFromStore } from "../../src/app/tools/relation.ts";
 import type { Addressing } from "../../src/app/turn/addressing.ts";
 import { type BrowserInvoke, createBrowserRelay } from "../../src/io/browser/browser-relay.ts";
-import { createAddressCharacterTool } from "../../src/io/chat/tools/address-character.ts";
-import { createAvatarTools } from "../../src/io/chat/tools/avatar.ts";
 import { createBrowserTool } from "../../src/io/chat/tools/browser/index.ts";
 import type { ClientTool } from "../../src/io/chat/tools/client-tools.ts";
-import { type WindowKind, windowTools } from "../../src/io/chat/tools/pet-window-tools.ts";
-import { createRateRelationTool, relationsFromStore } from "../../src/io/chat/tools/relation.ts";
 import type { AvatarExecutor } from "../../src/protocol/body.ts";
 
 /** Reads one switch from the store now. */

@@ -4,11 +4,11 @@
  */
 import { parseArgs } from "node:util";
 import { activePresetId, getPreset } from "../../src/app/presets/presets.ts";
+import { WINDOW_KINDS, type WindowKind } from "../../src/app/tools/pet-window-tools.ts";
 import { Addressing } from "../../src/app/turn/addressing.ts";
 import { buildTurnRegistry } from "../../src/app/turn/wire-dispatcher.ts";
 import { helloTools } from "../../src/io/chat/push/client.ts";
 import { declareTools } from "../../src/io/chat/tools/declare.ts";
-import { WINDOW_KINDS, type WindowKind } from "../../src/io/chat/tools/pet-window-tools.ts";
 import { openStore } from "../store/store.ts";
 import { fileVocabulary } from "../vocabulary-source.ts";
 import { createNodeWindow } from "./node-window.ts";

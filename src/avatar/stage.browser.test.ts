@@ -11,9 +11,9 @@ import {
   testModelPaths,
   writeTestModels,
 } from "../../tools/vrm-gen/test-models.ts";
+import { createGenerateExpressTool, GENERATE_EXPRESS } from "../app/tools/express.ts";
 import { DEFAULT_VOCABULARY } from "../app/vocabulary/vocabulary.ts";
 import { createChatEngine } from "../io/chat/stream/engine.ts";
-import { createGenerateExpressTool, GENERATE_EXPRESS } from "../io/chat/tools/express.ts";
 import type { AnchoredCue, Cue } from "./cues.ts";
 import { IDLE_FPS, IDLE_INTERVAL_MS } from "./frame-policy.ts";
 import { expectIsBinaryRules, stageCalls } from "./harness/checks.ts";

@@ -25,8 +25,8 @@ import { buildCharacter } from "../../tools/vrm-gen/character.ts";
 import { writeVrm } from "../../tools/vrm-gen/write-vrm.ts";
 import { listPresets, openPet, savePreset } from "../app/presets/presets.ts";
 import { USER_REASON } from "../app/relations/relations.ts";
+import { RATE_RELATION_RESULTS } from "../app/tools/relation.ts";
 import { MODEL_FILE_ERRORS } from "../avatar/model-file.ts";
-import { RATE_RELATION_RESULTS } from "../io/chat/tools/relation.ts";
 import { CHAT_ERRORS } from "./errors.ts";
 
 const REPO = resolve(import.meta.dirname, "../..");

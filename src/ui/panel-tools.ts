@@ -7,14 +7,14 @@
  */
 import { type KeyValue, openPresets } from "../app/presets/presets.ts";
 import { switchStates } from "../app/switches.ts";
+import { createAddressCharacterTool } from "../app/tools/address-character.ts";
+import { createAvatarTools } from "../app/tools/avatar.ts";
+import { type WindowKind, windowTools } from "../app/tools/pet-window-tools.ts";
+import { createRateRelationTool, relationsOverBridge } from "../app/tools/relation.ts";
 import type { Addressing } from "../app/turn/addressing.ts";
 import { type BrowserInvoke, createBrowserRelay } from "../io/browser/browser-relay.ts";
-import { createAddressCharacterTool } from "../io/chat/tools/address-character.ts";
-import { createAvatarTools } from "../io/chat/tools/avatar.ts";
 import { createBrowserTool } from "../io/chat/tools/browser/index.ts";
 import type { ClientTool } from "../io/chat/tools/client-tools.ts";
-import { type WindowKind, windowTools } from "../io/chat/tools/pet-window-tools.ts";
-import { createRateRelationTool, relationsOverBridge } from "../io/chat/tools/relation.ts";
 import type { AvatarExecutor } from "../protocol/body.ts";
 
 export interface PanelToolDeps {

@@ -7,6 +7,7 @@
  */
 import { getPreset, openPresets } from "../app/presets/presets.ts";
 import { bandToward, relationLineFor } from "../app/relations/access.ts";
+import type { WindowKind } from "../app/tools/pet-window-tools.ts";
 import {
   Addressing,
   addressedChainMax,
@@ -19,7 +20,6 @@ import { buildTurnRegistry, createWireDispatcher } from "../app/turn/wire-dispat
 import { DEFAULT_VOCABULARY, type Vocabulary } from "../app/vocabulary/vocabulary.ts";
 import type { Cue } from "../avatar/cues.ts";
 import type { EngineEvent, TurnEnd } from "../io/chat/stream/types.ts";
-import type { WindowKind } from "../io/chat/tools/pet-window-tools.ts";
 import type { AvatarExecutor } from "../protocol/body.ts";
 import { type HistoryEntry, historyKey } from "../protocol/history.ts";
 import { HISTORY_MAX } from "../protocol/limits.ts";

@@ -6,7 +6,7 @@
  */
 import type { EngineEvent, TurnEnd, TurnInput, TurnWireOrigin } from "../../io/chat/stream/types.ts";
 import { type ClientTool, createClientTools } from "../../io/chat/tools/client-tools.ts";
-import { createGenerateExpressTool } from "../../io/chat/tools/express.ts";
+import { createGenerateExpressTool } from "../tools/express.ts";
 import type { Vocabulary } from "../vocabulary/vocabulary.ts";
 import { buildClientContext, timeLine, toolSwitchesLine } from "./client-context.ts";
 

@@ -8,7 +8,7 @@
  */
 import type { EngineEvent, TurnEnd } from "../stream/types.ts";
 import type { ClientTool } from "../tools/client-tools.ts";
-import { GENERATE_EXPRESS } from "../tools/express.ts";
+import { GENERATE_EXPRESS } from "../tools/client-tools.ts";
 import {
   type Connection,
   type ConnectionConfig,

@@ -3,13 +3,13 @@ import { createNodeWindow } from "../../../../host/chat/node-window.ts";
 import { nodeConnect } from "../../../../host/push-socket.ts";
 import { type PushBackend, startPushBackend } from "../../../../tools/push-backend/server.ts";
 import type { KeyValue } from "../../../app/presets/presets.ts";
+import { createGenerateExpressTool } from "../../../app/tools/express.ts";
+import type { WindowKind } from "../../../app/tools/pet-window-tools.ts";
 import { Addressing } from "../../../app/turn/addressing.ts";
 import { DEFAULT_VOCABULARY } from "../../../app/vocabulary/vocabulary.ts";
 import type { AvatarExecutor } from "../../../protocol/body.ts";
 import type { EngineEvent } from "../stream/types.ts";
 import type { ClientTool } from "../tools/client-tools.ts";
-import { createGenerateExpressTool } from "../tools/express.ts";
-import type { WindowKind } from "../tools/pet-window-tools.ts";
 import { createPushClient, helloTools, type PushClient, type PushConnectionEvent } from "./client.ts";
 import { placeCues } from "./segments.ts";
 

@@ -1,5 +1,5 @@
 import type { EngineEvent } from "../stream/types.ts";
-import { GENERATE_EXPRESS } from "../tools/express.ts";
+import { GENERATE_EXPRESS } from "../tools/client-tools.ts";
 import type { Cue, SegmentFrame } from "./frames.ts";
 
 /** A piece of a segment in play order: text, or a cue that plays between texts. */

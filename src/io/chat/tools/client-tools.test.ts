@@ -3,15 +3,15 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { createNodeWindow } from "../../../../host/chat/node-window.ts";
 import type { KeyValue } from "../../../app/presets/presets.ts";
+import { AVATAR_ERRORS, createAvatarTools } from "../../../app/tools/avatar.ts";
+import { WINDOW_KINDS, type WindowKind } from "../../../app/tools/pet-window-tools.ts";
 import { Addressing } from "../../../app/turn/addressing.ts";
 import { toolSwitchesLine } from "../../../app/turn/client-context.ts";
 import { buildTurnRegistry } from "../../../app/turn/wire-dispatcher.ts";
 import { DEFAULT_VOCABULARY } from "../../../app/vocabulary/vocabulary.ts";
 import type { AvatarExecutor } from "../../../protocol/body.ts";
-import { AVATAR_ERRORS, createAvatarTools } from "./avatar.ts";
 import type { ClientTool } from "./client-tools.ts";
 import { declareTools } from "./declare.ts";
-import { WINDOW_KINDS, type WindowKind } from "./pet-window-tools.ts";
 
 /** A plain in-memory key-value store with the app's switch keys. */
 function memoryKv(init: Record<string, unknown> = {}): KeyValue & { data: Map<string, unknown> } {

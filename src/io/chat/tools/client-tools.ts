@@ -3,6 +3,9 @@
  * One file per tool exports its create<Name>Tool factory returning a ClientTool.
  */
 
+/** The expression tool's name: the push transport carries its cues in segments instead of declaring it. */
+export const GENERATE_EXPRESS = "generate_express";
+
 /** A JSON Schema object as declared to the model (OpenAI function `parameters`). */
 export type JsonSchema = { [key: string]: unknown };
 

@@ -9,15 +9,15 @@ import { bridgeClient } from "../../../../host/server/testing.ts";
 import { openStore, type Store } from "../../../../host/store/store.ts";
 import { openPet, openPresets, savePreset, setActivePreset } from "../../../app/presets/presets.ts";
 import { type RelationsState, relationsKey, setByUser } from "../../../app/relations/relations.ts";
-import { characterPreset } from "../../../protocol/preset.ts";
-import type { ClientTool } from "./client-tools.ts";
 import {
   createRateRelationTool,
   RATE_RELATION_RESULTS,
   RELATION_RATE_COMMAND,
   relationsFromStore,
   relationsOverBridge,
-} from "./relation.ts";
+} from "../../../app/tools/relation.ts";
+import { characterPreset } from "../../../protocol/preset.ts";
+import type { ClientTool } from "./client-tools.ts";
 
 // rate_relation's result strings as the spec writes them, once.
 const SPEC = {

@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { type Motion, offeredMotions, type Vocabulary } from "../../../app/vocabulary/vocabulary.ts";
-import type { ClientTool } from "./client-tools.ts";
-import { declaredParameters, oneOf, type ToolArgs } from "./schema.ts";
+import { type ClientTool, GENERATE_EXPRESS } from "../../io/chat/tools/client-tools.ts";
+import { declaredParameters, oneOf, type ToolArgs } from "../../io/chat/tools/schema.ts";
+import { type Motion, offeredMotions, type Vocabulary } from "../vocabulary/vocabulary.ts";
 
-export const GENERATE_EXPRESS = "generate_express";
+export { GENERATE_EXPRESS };
 
 /** Every field a cue can carry, with the enums of the vocabulary loaded now. */
 function cueObject(vocab: Vocabulary, motions: Motion[]) {

@@ -6,13 +6,13 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import type { PresetRef } from "../../../app/presets/presets.ts";
-import { Addressing } from "../../../app/turn/addressing.ts";
-import { DEFAULT_VOCABULARY, type Vocabulary } from "../../../app/vocabulary/vocabulary.ts";
+import { createBrowserTool } from "../../io/chat/tools/browser/browser-tool.ts";
+import { declareTools } from "../../io/chat/tools/declare.ts";
+import type { PresetRef } from "../presets/presets.ts";
+import { Addressing } from "../turn/addressing.ts";
+import { DEFAULT_VOCABULARY, type Vocabulary } from "../vocabulary/vocabulary.ts";
 import { createAddressCharacterTool } from "./address-character.ts";
 import { createAvatarTools } from "./avatar.ts";
-import { createBrowserTool } from "./browser/browser-tool.ts";
-import { declareTools } from "./declare.ts";
 import { createGenerateExpressTool } from "./express.ts";
 import { createRateRelationTool } from "./relation.ts";
 
@@ -184,7 +184,7 @@ describe("declared schemas", () => {
 });
 
 describe("the declared schema as docs/client-tools.md states it", () => {
-  const doc = readFileSync(join(import.meta.dirname, "../../../../docs/client-tools.md"), "utf8");
+  const doc = readFileSync(join(import.meta.dirname, "../../../docs/client-tools.md"), "utf8");
 
   it("generate_express declares the table's parameters in its order, every one optional, nothing else", () => {
     const start = doc.search(/^\|\s*Parameter\s*\|\s*Schema\s*\|/m);

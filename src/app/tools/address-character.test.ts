@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import type { PresetRef } from "../../../app/presets/presets.ts";
-import { Addressing } from "../../../app/turn/addressing.ts";
+import type { ClientTool } from "../../io/chat/tools/client-tools.ts";
+import type { PresetRef } from "../presets/presets.ts";
+import { Addressing } from "../turn/addressing.ts";
 import { ADDRESS_CHARACTER_RESULTS, createAddressCharacterTool } from "./address-character.ts";
-import type { ClientTool } from "./client-tools.ts";
 
 // address_character's result strings as the spec writes them, once.
 const SPEC = {

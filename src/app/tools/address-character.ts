@@ -5,10 +5,10 @@
  */
 
 import { z } from "zod";
-import { characterChoices, type PresetRef } from "../../../app/presets/presets.ts";
-import type { CharacterRef, RecordResult } from "../../../app/turn/addressing.ts";
-import type { ClientTool } from "./client-tools.ts";
-import { declaredParameters, oneOf } from "./schema.ts";
+import type { ClientTool } from "../../io/chat/tools/client-tools.ts";
+import { declaredParameters, oneOf } from "../../io/chat/tools/schema.ts";
+import { characterChoices, type PresetRef } from "../presets/presets.ts";
+import type { CharacterRef, RecordResult } from "../turn/addressing.ts";
 
 /** Every exact result string of address_character. */
 export const ADDRESS_CHARACTER_RESULTS = {

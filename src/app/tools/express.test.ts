@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { DEFAULT_VOCABULARY, parseVocabulary, type Vocabulary } from "../../../app/vocabulary/vocabulary.ts";
-import { declareTools } from "./declare.ts";
+import { declareTools } from "../../io/chat/tools/declare.ts";
+import { DEFAULT_VOCABULARY, parseVocabulary, type Vocabulary } from "../vocabulary/vocabulary.ts";
 import { createGenerateExpressTool } from "./express.ts";
 
 const vocab = (over: Partial<Vocabulary>): Vocabulary => ({ ...DEFAULT_VOCABULARY, ...over });

@@ -4,7 +4,11 @@
  * presets when the schema is built (this factory's call); the Relations switch is read when a call runs.
  */
 import { z } from "zod";
-import type { KeyValue, PresetRef } from "../../../app/presets/presets.ts";
+import type { ClientTool, ToolCallContext } from "../../io/chat/tools/client-tools.ts";
+import { declaredParameters, keptTo, oneOf } from "../../io/chat/tools/schema.ts";
+import { RELATION_RATE_COMMAND } from "../../protocol/commands.ts";
+import { DELTAS, RatingAnswerSchema } from "../../protocol/relations.ts";
+import type { KeyValue, PresetRef } from "../presets/presets.ts";
 import {
   type RatingAnswer,
   type RatingClock,
@@ -13,12 +17,8 @@ import {
   relationsEnabled,
   systemClock,
   towardChoices,
-} from "../../../app/relations/access.ts";
-import { isReservedReason, WHY_MAX } from "../../../app/relations/relations.ts";
-import { RELATION_RATE_COMMAND } from "../../../protocol/commands.ts";
-import { DELTAS, RatingAnswerSchema } from "../../../protocol/relations.ts";
-import type { ClientTool, ToolCallContext } from "./client-tools.ts";
-import { declaredParameters, keptTo, oneOf } from "./schema.ts";
+} from "../relations/access.ts";
+import { isReservedReason, WHY_MAX } from "../relations/relations.ts";
 
 /** Re-exported for callers that build the relation: line's targets beside the tool. */
 export { towardChoices };

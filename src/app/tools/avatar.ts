@@ -1,4 +1,6 @@
 import { z } from "zod";
+import type { ClientTool, ToolResult } from "../../io/chat/tools/client-tools.ts";
+import { checkArgument, declaredParameters } from "../../io/chat/tools/schema.ts";
 import {
   type AvatarExecutor,
   BODY_ACTIONS,
@@ -7,9 +9,7 @@ import {
   LOOK_TARGETS,
   PEEK_SIDES,
   SPOTS,
-} from "../../../protocol/body.ts";
-import type { ClientTool, ToolResult } from "./client-tools.ts";
-import { checkArgument, declaredParameters } from "./schema.ts";
+} from "../../protocol/body.ts";
 
 /** The avatar tools' exact error strings (look's; body_action answers its result words bare). */
 export const AVATAR_ERRORS = {

@@ -1,4 +1,4 @@
-import type { ClientTool } from "./client-tools.ts";
+import type { ClientTool } from "../../io/chat/tools/client-tools.ts";
 
 /** The window kinds that run a chat: main, pet and bound pet windows, the browser build, the phone. */
 export const WINDOW_KINDS = ["main", "pet", "bound", "browser", "phone"] as const;
