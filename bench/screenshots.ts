@@ -20,7 +20,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { collectScreenshots, createShotFolder } from "../host/browser/screenshots.ts";
-import { SCREENSHOT_MAX_EDGE } from "../src/io/chat/tools/browser/results.ts";
+import { SCREENSHOT_MAX_EDGE } from "../src/io/browser/results.ts";
 
 const ROUNDS = 9;
 const GOAL = 3;

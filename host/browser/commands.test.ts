@@ -11,7 +11,7 @@ import {
   TRUNCATED_MARK,
   UNTRUSTED_LINE,
   unreadableShotsNote,
-} from "../../src/io/chat/tools/browser/results.ts";
+} from "../../src/io/browser/results.ts";
 import type { ImageResult, ToolResult } from "../../src/io/chat/tools/client-tools.ts";
 import {
   browserGuide,

@@ -13,7 +13,7 @@ import {
   OVERLAP_NOTE,
   RESULT_CAP_BYTES,
   SCREENSHOT_MAX_EDGE,
-} from "../../src/io/chat/tools/browser/results.ts";
+} from "../../src/io/browser/results.ts";
 import type { ToolResult } from "../../src/io/chat/tools/client-tools.ts";
 import { COMMANDS } from "../../src/protocol/commands.ts";
 import type { CommandHandler, CommandOptions, CommandTable } from "../commands.ts";

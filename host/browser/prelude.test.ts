@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { BROWSER_TIMINGS } from "../../src/io/chat/tools/browser/results.ts";
+import { BROWSER_TIMINGS } from "../../src/io/browser/results.ts";
 import { buildScript, CODE_LINE_OFFSET, spaceName } from "./prelude.ts";
 
 // The spec's prelude, verbatim, with its placeholders; the code replaces the comment line.

@@ -8,7 +8,7 @@ import {
   TRUNCATED_MARK,
   UNTRUSTED_LINE,
   unreadableShotsNote,
-} from "../../src/io/chat/tools/browser/results.ts";
+} from "../../src/io/browser/results.ts";
 import { composeScriptText, cutUtf8, OutputCollector } from "./result-text.ts";
 
 const bytes = (s: string) => Buffer.byteLength(s, "utf8");

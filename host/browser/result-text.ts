@@ -3,7 +3,7 @@ import {
   RESULT_CAP_BYTES,
   TRUNCATED_MARK,
   UNTRUSTED_LINE,
-} from "../../src/io/chat/tools/browser/results.ts";
+} from "../../src/io/browser/results.ts";
 
 // Keep at most this much of a CLI's output in memory; the result shows at most 64 KiB of it anyway.
 const KEEP_BYTES = 1024 * 1024;

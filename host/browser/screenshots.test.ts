@@ -5,7 +5,7 @@ import { basename, dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import sharp from "sharp";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { droppedShotsNote, unreadableShotsNote } from "../../src/io/chat/tools/browser/results.ts";
+import { droppedShotsNote, unreadableShotsNote } from "../../src/io/browser/results.ts";
 import {
   collectScreenshots,
   createShotFolder,

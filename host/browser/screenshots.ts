@@ -6,7 +6,7 @@ import {
   MAX_SCREENSHOTS,
   SCREENSHOT_MAX_EDGE,
   unreadableShotsNote,
-} from "../../src/io/chat/tools/browser/results.ts";
+} from "../../src/io/browser/results.ts";
 
 /** Every per-call screenshot folder's name starts with this. */
 export const SHOT_FOLDER_PREFIX = "yui-browser-";

@@ -5,7 +5,7 @@
 
 import { afterEach } from "vitest";
 import { type BrowserInvoke, createBrowserRelay } from "../../src/io/browser/browser-relay.ts";
-import { createBrowserTool } from "../../src/io/chat/tools/browser/browser-tool.ts";
+import { createBrowserTool } from "../../src/io/browser/browser-tool.ts";
 import type { ClientTool, ToolResult } from "../../src/io/chat/tools/client-tools.ts";
 import { installStandin, type Standin } from "../../tools/ego-browser-standin/install.ts";
 import { BackstopKills } from "./backstop-kills.ts";

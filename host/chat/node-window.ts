@@ -13,7 +13,7 @@ import { type WindowKind, windowTools } from "../../src/app/tools/pet-window-too
 import { createRateRelationTool, relationsFromStore } from "../../src/app/tools/relation.ts";
 import type { Addressing } from "../../src/app/turn/addressing.ts";
 import { type BrowserInvoke, createBrowserRelay } from "../../src/io/browser/browser-relay.ts";
-import { createBrowserTool } from "../../src/io/chat/tools/browser/index.ts";
+import { createBrowserTool } from "../../src/io/browser/index.ts";
 import type { ClientTool } from "../../src/io/chat/tools/client-tools.ts";
 import type { AvatarExecutor } from "../../src/protocol/body.ts";
 

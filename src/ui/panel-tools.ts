@@ -13,7 +13,7 @@ import { type WindowKind, windowTools } from "../app/tools/pet-window-tools.ts";
 import { createRateRelationTool, relationsOverBridge } from "../app/tools/relation.ts";
 import type { Addressing } from "../app/turn/addressing.ts";
 import { type BrowserInvoke, createBrowserRelay } from "../io/browser/browser-relay.ts";
-import { createBrowserTool } from "../io/chat/tools/browser/index.ts";
+import { createBrowserTool } from "../io/browser/index.ts";
 import type { ClientTool } from "../io/chat/tools/client-tools.ts";
 import type { AvatarExecutor } from "../protocol/body.ts";
 

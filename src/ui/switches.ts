@@ -1,7 +1,7 @@
 /** The switches as the page reads them from the store mirror (their schemas are rows of KEY_TABLE, src/protocol/store-keys.ts). */
 
 import type { SwitchId } from "../app/switches.ts";
-import { BROWSER_WARNING } from "../io/chat/tools/browser/results.ts";
+import { BROWSER_WARNING } from "../io/browser/results.ts";
 
 export { SWITCH_KEYS, type SwitchId, switchStates } from "../app/switches.ts";
 

@@ -6,7 +6,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createBrowserTool } from "../../io/chat/tools/browser/browser-tool.ts";
+import { createBrowserTool } from "../../io/browser/browser-tool.ts";
 import { declareTools } from "../../io/chat/tools/declare.ts";
 import type { PresetRef } from "../presets/presets.ts";
 import { Addressing } from "../turn/addressing.ts";

@@ -3,8 +3,8 @@
  * the client's 32 s (the host's lock wait included), and answers a stopped turn at once.
  */
 import { z } from "zod";
-import { BROWSER_RESULT, BROWSER_TIMINGS } from "../chat/tools/browser/results.ts";
 import type { ToolResult } from "../chat/tools/client-tools.ts";
+import { BROWSER_RESULT, BROWSER_TIMINGS } from "./results.ts";
 
 /** Invokes a host command over the bridge (Tauri's invoke); the signal tells the host its caller stopped waiting. */
 export type BrowserInvoke = (

@@ -2,11 +2,16 @@ import { readFileSync } from "node:fs";
 import { chmod, readFile, writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { harnessPerTest, waitFor } from "../../../../../host/browser/testing.ts";
-import { STANDIN_GUIDE_FILE } from "../../../../../tools/ego-browser-standin/install.ts";
-import type { ToolResult } from "../client-tools.ts";
-import { BROWSER_TOOL_DESCRIPTION, createBrowserTool } from "./browser-tool.ts";
-import { BROWSER_RESULT, BROWSER_RESULT_PREFIX, BROWSER_TIMINGS, UNTRUSTED_LINE } from "./results.ts";
+import { harnessPerTest, waitFor } from "../host/browser/testing.ts";
+import { BROWSER_TOOL_DESCRIPTION, createBrowserTool } from "../src/io/browser/browser-tool.ts";
+import {
+  BROWSER_RESULT,
+  BROWSER_RESULT_PREFIX,
+  BROWSER_TIMINGS,
+  UNTRUSTED_LINE,
+} from "../src/io/browser/results.ts";
+import type { ToolResult } from "../src/io/chat/tools/client-tools.ts";
+import { STANDIN_GUIDE_FILE } from "../tools/ego-browser-standin/install.ts";
 
 const harness = harnessPerTest();
 
@@ -43,10 +48,7 @@ describe("browser tool: declaration", () => {
 
   it("states the contract in its description", () => {
     // Each bullet of the reference page's contract, word for word (the page is the one copy of the text).
-    const page = readFileSync(
-      join(import.meta.dirname, "..", "..", "..", "..", "..", "docs", "client-tools.md"),
-      "utf8",
-    );
+    const page = readFileSync(join(import.meta.dirname, "..", "docs", "client-tools.md"), "utf8");
     const from = page.indexOf(
       "The tool description takes precedence over the guide and states the contract:",
     );

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from "vitest";
-import { harnessPerTest, waitFor } from "../../../host/browser/testing.ts";
-import { BROWSER_RESULT, UNTRUSTED_LINE } from "../chat/tools/browser/results.ts";
-import { createBrowserRelay } from "./browser-relay.ts";
+import { harnessPerTest, waitFor } from "../host/browser/testing.ts";
+import { createBrowserRelay } from "../src/io/browser/browser-relay.ts";
+import { BROWSER_RESULT, UNTRUSTED_LINE } from "../src/io/browser/results.ts";
 
 const harness = harnessPerTest();
 

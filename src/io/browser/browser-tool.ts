@@ -3,9 +3,9 @@
  * character's own task space, through the host. Declared in every switch state; the switch is read per call.
  */
 import { z } from "zod";
-import type { BrowserRelay } from "../../../browser/browser-relay.ts";
-import type { ClientTool, ToolResult } from "../client-tools.ts";
-import { declaredParameters } from "../schema.ts";
+import type { ClientTool, ToolResult } from "../chat/tools/client-tools.ts";
+import { declaredParameters } from "../chat/tools/schema.ts";
+import type { BrowserRelay } from "./browser-relay.ts";
 import { BROWSER_RESULT, BROWSER_TIMINGS } from "./results.ts";
 
 /** What the browser tool needs from its window. */
