@@ -7,6 +7,7 @@ import { dirname, join, resolve } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { type HostToShell, parseShellLine, type ShellToHost, shellLine } from "../../shell/contract.ts";
+import { electronShellArgv } from "../../shell/electron/launch.ts";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -15,6 +16,19 @@ export const GTK_SHELL = join(REPO, "shell", "gtk", "main.js");
 
 /** The command that runs the Linux shell. */
 export const GTK_SHELL_ARGV = ["gjs", "-m", GTK_SHELL];
+
+/**
+ * Which shell runs: `YUI_SHELL` (`gtk` or `electron`) when set, else Electron on macOS and Windows and the
+ * GTK shell elsewhere. Electron's is bundled first (shell/electron/launch.ts); it throws when Electron's
+ * binary cannot be had.
+ */
+export function shellArgv(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+) {
+  const which = env.YUI_SHELL || (platform === "darwin" || platform === "win32" ? "electron" : "gtk");
+  return which === "electron" ? electronShellArgv() : GTK_SHELL_ARGV;
+}
 
 export type ReadyMessage = Extract<ShellToHost, { type: "ready" }>;
 
@@ -49,10 +63,12 @@ export const SHELL_MISSING =
   "the desktop shell needs gjs and WebKitGTK 4.1: run `bash scripts/setup-system.sh` (Debian/Ubuntu: " +
   "apt-get install gjs gir1.2-webkit2-4.1 gir1.2-gtk-3.0), or start the browser build with `yui serve`";
 
-/** Spawns the shell (default: the Linux shell); the shell runs under X11, through XWayland on Wayland. */
+/** Spawns the shell (default: shellArgv's); the Linux shell runs under X11, through XWayland on Wayland. */
 export function spawnShell(opts: SpawnShellOptions = {}): ShellProcess {
-  const [file, ...args] = opts.argv ?? GTK_SHELL_ARGV;
   const env = { ...(opts.env ?? process.env) };
+  const [file, ...args] = opts.argv ?? shellArgv(process.platform, env);
+  // Electron run as plain Node would not be a shell.
+  delete env.ELECTRON_RUN_AS_NODE;
   // Positioning, keep-above and input shapes are X11 features: on Wayland the shell runs through XWayland.
   if (env.WAYLAND_DISPLAY && !env.GDK_BACKEND) env.GDK_BACKEND = "x11";
   const log = opts.log ?? ((l: string) => process.stderr.write(`${l}\n`));

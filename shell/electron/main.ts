@@ -1,0 +1,367 @@
+/**
+ * YUI's desktop shell for macOS and Windows (docs/electron.md): Electron, started by the host (`yui desktop`)
+ * as `electron <bundle>/main.cjs` (shell/electron/launch.ts bundles this file). It speaks the shell contract
+ * (shell/contract.ts, docs/desktop.md): JSON lines on stdin (host → shell) and stdout (shell → host). The
+ * decisions are logic.ts's (tested without Electron); this file applies them to BrowserWindows, the tray,
+ * the global shortcut and the screen.
+ */
+import { join } from "node:path";
+import { createInterface } from "node:readline";
+import {
+  app,
+  BrowserWindow,
+  desktopCapturer,
+  globalShortcut,
+  Menu,
+  nativeImage,
+  screen,
+  shell,
+  systemPreferences,
+  Tray,
+} from "electron";
+import type { Rect, ShellToHost } from "../contract.ts";
+import { CHANNELS, type PagePointer } from "./channels.ts";
+import {
+  type Action,
+  capturePlan,
+  type DisplayInfo,
+  electronAccelerator,
+  type MenuEntry,
+  monitorIndexOf,
+  monitorsFromDisplays,
+  newState,
+  onContextMenu,
+  onHostLine,
+  onLoaded,
+  onMonitors,
+  onPage,
+  onPointer,
+  onUserClosed,
+  readyMessage,
+  trayIconBitmap,
+  trayMenu,
+} from "./logic.ts";
+
+/** One message to the host: a JSON line on stdout. */
+function send(m: ShellToHost): void {
+  try {
+    process.stdout.write(`${JSON.stringify(m)}\n`);
+  } catch {
+    // The host is gone; stdin's end quits us.
+  }
+}
+const log = (text: string) => process.stderr.write(`[shell] ${text}\n`);
+
+/** The shortcut that opens main's input from anywhere, in GTK syntax like the Linux shell's. */
+const SHORTCUT = process.env.YUI_SHORTCUT || "<Ctrl><Alt>y";
+
+const state = newState({
+  compositor: true,
+  wayland: process.platform === "linux" && Boolean(process.env.WAYLAND_DISPLAY),
+});
+const windows = new Map<string, BrowserWindow>();
+let tray: Tray | null = null;
+
+// Only the host ends the shell: closing every window does not.
+app.on("window-all-closed", () => {});
+app.on("will-quit", () => {
+  globalShortcut.unregisterAll();
+  send({ type: "exit" });
+});
+process.stdout.on("error", () => {});
+
+function displays(): DisplayInfo[] {
+  return screen.getAllDisplays().map((d) => ({
+    id: d.id,
+    label: d.label,
+    bounds: d.bounds,
+    workArea: d.workArea,
+    scaleFactor: d.scaleFactor,
+  }));
+}
+const readMonitors = () => monitorsFromDisplays(displays(), screen.getPrimaryDisplay().id);
+
+function geometryOf(id: string, win: BrowserWindow) {
+  const b = win.getBounds();
+  return { id, x: b.x, y: b.y, width: b.width, height: b.height, monitor: monitorIndexOf(b, state.monitors) };
+}
+
+function menuFrom(id: string, entries: MenuEntry[]): Menu {
+  return Menu.buildFromTemplate(
+    entries.map((e) =>
+      e === null
+        ? { type: "separator" as const }
+        : { label: e.label, click: () => send({ type: "menu", id, action: e.action }) },
+    ),
+  );
+}
+
+function toPage(win: BrowserWindow, message: unknown): void {
+  win.webContents
+    .executeJavaScript(`window.__yuiShell && window.__yuiShell(${JSON.stringify(message)})`)
+    .catch(() => {});
+}
+
+function apply(actions: Action[]): void {
+  for (const a of actions) {
+    switch (a.do) {
+      case "create":
+        create(a);
+        break;
+      case "raise": {
+        const win = windows.get(a.id);
+        if (!win) break;
+        win.setTitle(a.title);
+        win.show();
+        win.focus();
+        break;
+      }
+      case "destroy": {
+        const win = windows.get(a.id);
+        windows.delete(a.id);
+        win?.destroy();
+        break;
+      }
+      case "position":
+        windows.get(a.id)?.setPosition(Math.round(a.x), Math.round(a.y));
+        break;
+      case "title":
+        windows.get(a.id)?.setTitle(a.title);
+        break;
+      case "mouse": {
+        const win = windows.get(a.id);
+        if (a.ignore) win?.setIgnoreMouseEvents(true, { forward: true });
+        else win?.setIgnoreMouseEvents(false);
+        break;
+      }
+      case "show": {
+        const win = windows.get(a.id);
+        if (!win) break;
+        if (a.focus) {
+          win.show();
+          if (process.platform === "darwin") app.focus({ steal: true });
+          win.focus();
+        } else win.showInactive();
+        break;
+      }
+      case "hide":
+        windows.get(a.id)?.hide();
+        break;
+      case "page": {
+        const win = windows.get(a.id);
+        if (win) toPage(win, a.message);
+        break;
+      }
+      case "host":
+        send(a.message);
+        break;
+      case "report": {
+        const win = windows.get(a.id);
+        if (win) send({ type: a.kind, ...geometryOf(a.id, win) });
+        break;
+      }
+      case "swallow-click":
+        windows.get(a.id)?.webContents.send(CHANNELS.swallowClick);
+        break;
+      case "menu": {
+        const win = windows.get(a.id);
+        if (win) menuFrom(a.id, a.entries).popup({ window: win });
+        break;
+      }
+      case "tray":
+        tray?.setContextMenu(menuFrom("", a.entries));
+        break;
+      case "capture":
+        void capture(a.req, a.rect);
+        break;
+      case "quit":
+        app.quit();
+        break;
+      case "log":
+        log(a.text);
+        break;
+    }
+  }
+}
+
+function create(a: Extract<Action, { do: "create" }>): void {
+  const win = new BrowserWindow({
+    title: a.title,
+    width: a.width,
+    height: a.height,
+    ...(a.x !== undefined && a.y !== undefined ? { x: a.x, y: a.y } : {}),
+    show: false,
+    frame: a.ordinary || !a.transparent,
+    transparent: a.transparent,
+    ...(a.transparent ? { backgroundColor: "#00000000", hasShadow: false, resizable: false } : {}),
+    alwaysOnTop: !a.ordinary,
+    skipTaskbar: !a.ordinary,
+    webPreferences: {
+      preload: join(__dirname, "preload.cjs"),
+      contextIsolation: true,
+      sandbox: true,
+      nodeIntegration: false,
+      devTools: Boolean(process.env.YUI_SHELL_DEVTOOLS),
+    },
+  });
+  // Above ordinary windows (macOS: the floating level, like a palette).
+  if (!a.ordinary) win.setAlwaysOnTop(true, "floating");
+  windows.set(a.id, win);
+  const id = a.id;
+  const mine = () => windows.get(id) === win;
+  const wc = win.webContents;
+
+  wc.ipc.on(CHANNELS.page, (_e, raw: unknown) => apply(onPage(state, id, raw)));
+  wc.ipc.on(CHANNELS.pointer, (_e, p: PagePointer) => {
+    if (!p || typeof p !== "object") return;
+    const [wx, wy] = win.getPosition();
+    apply(
+      onPointer(state, id, {
+        kind: p.kind,
+        x: Number(p.x),
+        y: Number(p.y),
+        button: Number(p.button),
+        cursor: screen.getCursorScreenPoint(),
+        win: { x: wx ?? 0, y: wy ?? 0 },
+      }),
+    );
+  });
+  wc.on("context-menu", (_e, params) => apply(onContextMenu(state, id, params.x, params.y)));
+  wc.on("did-finish-load", () => apply(onLoaded(state, id)));
+  wc.on("did-fail-load", (_e, code, description, uri, isMainFrame) => {
+    // -3 is an aborted load (a newer navigation replaced it), not a failure.
+    if (isMainFrame && code !== -3) send({ type: "load-failed", id, uri, message: description });
+  });
+
+  // Her window shows the host's pages only: a link elsewhere (or a new window) opens in the user's browser.
+  const origin = new URL(a.url).origin;
+  const outside = (uri: string) => {
+    let same = false;
+    try {
+      same = new URL(uri).origin === origin;
+    } catch {
+      same = false;
+    }
+    if (!same && /^https?:/.test(uri)) void shell.openExternal(uri);
+    return !same;
+  };
+  wc.on("will-navigate", (e) => {
+    if (outside(e.url)) e.preventDefault();
+  });
+  wc.setWindowOpenHandler(({ url }) => {
+    outside(url);
+    return { action: "deny" };
+  });
+
+  // Geometry settles in bursts (a drag): report once it is quiet.
+  let settle: NodeJS.Timeout | undefined;
+  const moved = () => {
+    clearTimeout(settle);
+    settle = setTimeout(() => {
+      if (mine() && !win.isDestroyed()) send({ type: "geometry", ...geometryOf(id, win) });
+    }, 150);
+  };
+  win.on("move", moved);
+  win.on("resize", moved);
+  win.on("show", () => {
+    if (mine()) send({ type: "mapped", ...geometryOf(id, win) });
+  });
+  win.on("closed", () => {
+    clearTimeout(settle);
+    // A window the host closed is gone from the map already: only the user's close is reported.
+    if (mine()) {
+      windows.delete(id);
+      apply(onUserClosed(state, id));
+    }
+  });
+  win.once("ready-to-show", () => {
+    if (!mine()) return;
+    if (a.ordinary) win.show();
+    else win.showInactive();
+  });
+  void win.loadURL(a.url).catch(() => {});
+}
+
+/** A PNG of a screen rectangle (DIP), from the display's full-resolution thumbnail, sized to the rectangle. */
+async function capture(req: number, rect: Rect): Promise<void> {
+  try {
+    if (process.platform === "darwin" && systemPreferences.getMediaAccessStatus("screen") !== "granted")
+      throw new Error(
+        "screen capture needs the Screen Recording permission (System Settings → Privacy & Security → Screen Recording)",
+      );
+    const plan = capturePlan(displays(), rect);
+    if ("error" in plan) throw new Error(plan.error);
+    const d = plan.display;
+    const s = d.scaleFactor || 1;
+    const sources = await desktopCapturer.getSources({
+      types: ["screen"],
+      thumbnailSize: { width: Math.round(d.bounds.width * s), height: Math.round(d.bounds.height * s) },
+    });
+    const source =
+      sources.find((x) => x.display_id === String(d.id)) ?? (sources.length === 1 ? sources[0] : null);
+    if (!source || source.thumbnail.isEmpty()) throw new Error("the screen could not be read");
+    const image = source.thumbnail
+      .crop(plan.pixels)
+      .resize({ width: Math.round(plan.clip.width), height: Math.round(plan.clip.height) });
+    send({ type: "capture", req, png: image.toPNG().toString("base64") });
+  } catch (e) {
+    send({ type: "capture", req, error: (e as Error).message });
+  }
+}
+
+function startTray(): boolean {
+  try {
+    const icon = nativeImage.createFromBitmap(Buffer.from(trayIconBitmap(16)), { width: 16, height: 16 });
+    if (process.platform === "darwin") icon.setTemplateImage(true);
+    tray = new Tray(icon);
+    tray.setToolTip("YUI");
+    apply([{ do: "tray", entries: trayMenu(state) }]);
+    return true;
+  } catch (e) {
+    log(`no tray icon: ${(e as Error).message}; her menu (right-click on her) has the same entries`);
+    return false;
+  }
+}
+
+function startShortcut(): string | null {
+  const accelerator = electronAccelerator(SHORTCUT);
+  if (!accelerator) {
+    log(`YUI_SHORTCUT ${SHORTCUT} is not a shortcut (GTK syntax, such as <Ctrl><Alt>y)`);
+    return null;
+  }
+  try {
+    if (globalShortcut.register(accelerator, () => send({ type: "shortcut" }))) return SHORTCUT;
+  } catch {
+    // An accelerator Electron does not accept: as taken.
+  }
+  log(`the global shortcut ${SHORTCUT} is taken by another program`);
+  return null;
+}
+
+function onScreenChanged(): void {
+  const bounds = new Map<string, Rect>();
+  for (const [id, win] of windows) bounds.set(id, win.getBounds());
+  apply(onMonitors(state, readMonitors(), bounds));
+}
+
+app.whenReady().then(
+  () => {
+    state.monitors = readMonitors();
+    screen.on("display-added", onScreenChanged);
+    screen.on("display-removed", onScreenChanged);
+    screen.on("display-metrics-changed", onScreenChanged);
+    const hasTray = startTray();
+    const shortcut = startShortcut();
+    send(readyMessage(state, hasTray, shortcut));
+    // The host's end of stdin closing means the host is gone: the shell goes with it.
+    const lines = createInterface({ input: process.stdin });
+    lines.on("line", (line) => {
+      if (line.trim()) apply(onHostLine(state, line));
+    });
+    lines.on("close", () => app.quit());
+  },
+  (e: unknown) => {
+    send({ type: "error", message: (e as Error).message });
+    app.exit(1);
+  },
+);
