@@ -66,6 +66,11 @@ export type HostToShell =
   | { type: "input"; id: string }
   /** Hide or show a window (the tray's "Hide characters" / "Show characters"). */
   | { type: "visible"; id: string; visible: boolean }
+  /**
+   * A PNG of a screen rectangle (root pixels), for look at: screen; answered by a `capture` message with the
+   * same `req`. Her own windows show in it as they are drawn.
+   */
+  | { type: "capture"; req: number; x: number; y: number; width: number; height: number }
   | { type: "quit" };
 
 const WindowGeometry = {
@@ -100,6 +105,15 @@ export const ShellToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("shape"), id: z.string(), rects: z.number().int() }),
   /** The user started dragging her; the window manager moves the window. */
   z.object({ type: z.literal("drag"), id: z.string() }),
+  /** The user let go of her (the button is up): where her window ended. */
+  z.object({ type: z.literal("drag-end"), ...WindowGeometry }),
+  /** A `capture`'s answer: the PNG as base64, or why there is none. */
+  z.object({
+    type: z.literal("capture"),
+    req: z.number().int(),
+    png: z.string().optional(),
+    error: z.string().optional(),
+  }),
   /** The user pressed the global shortcut. */
   z.object({ type: z.literal("shortcut") }),
   /** The user chose an entry of her menu (`id` her window) or of the tray's (`id` ""). */

@@ -17,6 +17,7 @@ import {
   buildTurnRegistry,
   createWireDispatcher,
 } from "../../src/app/turn/wire-dispatcher.ts";
+import { executorOverBridge } from "../../src/body/remote.ts";
 import {
   createPushClient,
   type PushClient,
@@ -29,6 +30,7 @@ import { createCommandTable } from "../commands.ts";
 import { nodeConnect } from "../push-socket.ts";
 import { openStore } from "../store/store.ts";
 import { fileVocabulary } from "../vocabulary-source.ts";
+import { bridgeUrl, connectHostBridge, type HostBridge } from "./host-bridge.ts";
 import { createNodeWindow } from "./node-window.ts";
 
 export const CHAT_USAGE = `usage: yui chat --base-url URL --transport chat|responses [options] --message TEXT [--message TEXT ...]
@@ -64,6 +66,9 @@ Options:
   --with ID               another character, opened as a pet window (repeatable); every line then carries
                           "preset", a reply that addresses a character prints {"type":"character_addressed",...}
                           and gives that character its turn, up to rate_limit.addressed_chain_max
+  --host URL              a running YUI host (the desktop app, such as http://127.0.0.1:8765/): main's
+                          body_action and look reach the avatar executor main's desktop window holds there
+                          (without it they answer unsupported)
   --help                  this text
 The store lives in the data directory ($YUI_DATA_DIR overrides it).
 `;
@@ -90,9 +95,27 @@ export async function main(argv: string[]): Promise<number> {
   const kind = (values.window ?? "main") as WindowKind;
   if (!WINDOW_KINDS.includes(kind)) return fail(`--window must be one of ${WINDOW_KINDS.join(", ")}`);
 
+  if (values.host) {
+    try {
+      bridgeUrl(values.host);
+    } catch (e) {
+      return fail((e as Error).message);
+    }
+  }
+
   const store = openStore();
   const pushes: PushClient[] = [];
+  let hostBridge: HostBridge | null = null;
   try {
+    if (values.host) {
+      try {
+        hostBridge = await connectHostBridge(values.host);
+      } catch (e) {
+        process.stderr.write(`yui chat: ${(e as Error).message}\n`);
+        return 1;
+      }
+    }
+    const executor = hostBridge ? executorOverBridge(hostBridge.invoke) : null;
     const mainId = values.preset ?? activePresetId(store);
     const others = values.with ?? [];
     for (const id of [mainId, ...others]) if (!getPreset(store, id)) return fail(`unknown preset ${id}`);
@@ -132,6 +155,7 @@ export async function main(argv: string[]): Promise<number> {
         presetId: preset.id,
         addressing,
         invoke: (name, args, opts) => commands.invoke(name, args, opts),
+        avatarExecutor: () => executor,
       });
       const out = (e: EngineEvent | PushConnectionEvent) => print(e, multi ? preset.id : undefined);
       let caller: BackendCaller;
@@ -211,6 +235,7 @@ export async function main(argv: string[]): Promise<number> {
     }
     return ok ? 0 : 1;
   } finally {
+    hostBridge?.close();
     for (const p of pushes) p.close();
     store.close();
   }
@@ -244,6 +269,7 @@ function parse(argv: string[]) {
       "idle-timeout": { type: "string" },
       message: { type: "string", multiple: true },
       with: { type: "string", multiple: true },
+      host: { type: "string" },
       help: { type: "boolean" },
     },
   });

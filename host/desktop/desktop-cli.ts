@@ -2,10 +2,15 @@
  * `yui desktop [--port N]`: the host and the desktop shell together. The characters appear on the desktop;
  * quitting the shell (closing main's window) ends the host, and Ctrl+C ends both.
  */
+
+import { getPreset } from "../../src/app/presets/presets.ts";
+import type { BodyTimings } from "../../src/body/machine.ts";
 import { parseHostArgs } from "../server/serve-cli.ts";
 import { DEFAULT_PORT, type Host, PortInUseError, startHost } from "../server/server.ts";
+import { watchWorld, xRunner } from "../x11/windows.ts";
+import { createDesktopBodies, type DesktopBodies } from "./body.ts";
 import { type Desktop, startDesktop } from "./desktop.ts";
-import { type ShellProcess, spawnShell } from "./shell-process.ts";
+import { type ReadyMessage, type ShellProcess, spawnShell } from "./shell-process.ts";
 
 /** The usage of `yui desktop`. */
 export const DESKTOP_USAGE = `usage: yui desktop [--port <0-65535>]
@@ -23,8 +28,10 @@ export function parseDesktopArgs(argv: string[]): { port: number } {
 /** Runs the host and the shell until either ends; 2 for bad arguments, 1 when either cannot start. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let args: { port: number };
+  let timings: Partial<BodyTimings> | undefined;
   try {
     args = parseDesktopArgs(argv);
+    timings = bodyTimings(env.YUI_BODY_TIMINGS);
   } catch (e) {
     process.stderr.write(`error: ${(e as Error).message}\n${DESKTOP_USAGE}`);
     return 2;
@@ -35,51 +42,145 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
     );
     return 1;
   }
-  let host: Host;
-  try {
-    host = await startHost({ port: args.port, env });
-  } catch (e) {
-    process.stderr.write(`error: ${e instanceof PortInUseError ? e.message : (e as Error).message}\n`);
-    return 1;
-  }
-  const shell: ShellProcess = spawnShell({
-    env,
-    log: (l) => process.stderr.write(`${l}\n`),
-  });
-  let desktop: Desktop | null = null;
+  let app: DesktopApp;
   let quit!: () => void;
   const quitting = new Promise<void>((r) => {
     quit = r;
   });
   try {
-    const ready = await shell.ready;
-    desktop = startDesktop({
-      shell,
-      store: host.store,
-      hostUrl: host.url,
-      monitors: ready.monitors,
-      onQuit: quit,
-    });
-    process.stdout.write(
-      `YUI is on your desktop (host at ${host.url})\ndata: ${host.dataDir}\n` +
-        `${ready.compositor ? "" : "no compositor: she is shown in a framed, opaque window (start xcompmgr, picom or your desktop's compositor for transparency)\n"}` +
-        `${ready.wayland ? "Wayland: running through XWayland; other apps' native Wayland windows cannot be listed or sat on\n" : ""}` +
-        "(press Ctrl+C to quit, or close main's window)\n",
-    );
+    app = await startDesktopApp({ port: args.port, env, timings, onQuit: () => quit() });
   } catch (e) {
-    process.stderr.write(`error: ${(e as Error).message}\n`);
-    await shell.stop();
-    await host.close();
+    process.stderr.write(`error: ${e instanceof PortInUseError ? e.message : (e as Error).message}\n`);
     return 1;
   }
+  const { host, ready } = app;
+  process.stdout.write(
+    `YUI is on your desktop (host at ${host.url})\ndata: ${host.dataDir}\n` +
+      `${ready.compositor ? "" : "no compositor: she is shown in a framed, opaque window (start xcompmgr, picom or your desktop's compositor for transparency)\n"}` +
+      `${ready.wayland ? "Wayland: running through XWayland; other apps' native Wayland windows cannot be listed or sat on\n" : ""}` +
+      "(press Ctrl+C to quit, or close main's window)\n",
+  );
   const onSignal = () => quit();
   process.once("SIGINT", onSignal);
   process.once("SIGTERM", onSignal);
-  const code = await Promise.race([quitting.then(() => 0), shell.exited.then(() => 0)]);
+  await Promise.race([quitting, app.shell.exited]);
   process.off("SIGINT", onSignal);
   process.off("SIGTERM", onSignal);
-  desktop.dispose();
-  await shell.stop();
-  await host.close();
-  return code;
+  await app.stop();
+  return 0;
+}
+
+/** The desktop app running: the host, the shell, her windows and main's body. */
+export interface DesktopApp {
+  host: Host;
+  shell: ShellProcess;
+  ready: ReadyMessage;
+  desktop: Desktop;
+  bodies: DesktopBodies;
+  /** Ends the windows, the shell and the host. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the host and the shell and opens her windows; rejects (with everything stopped) when either cannot
+ * start. `onQuit` runs when the user quits from the shell (her menu, the tray, closing main's window).
+ */
+export async function startDesktopApp(opts: {
+  port: number;
+  env: NodeJS.ProcessEnv;
+  dataDir?: string;
+  timings?: Partial<BodyTimings>;
+  onQuit: () => void;
+  /** The shell's log (default: stderr). */
+  log?: (line: string) => void;
+}): Promise<DesktopApp> {
+  const host = await startHost({ port: opts.port, env: opts.env, dataDir: opts.dataDir });
+  const shell = spawnShell({ env: opts.env, log: opts.log ?? ((l) => process.stderr.write(`${l}\n`)) });
+  let ready: ReadyMessage;
+  try {
+    ready = await shell.ready;
+  } catch (e) {
+    await shell.stop();
+    await host.close();
+    throw e;
+  }
+  const bodies = desktopBodies(shell, host, opts.env, opts.timings);
+  host.body.provide(bodies);
+  const desktop = startDesktop({
+    shell,
+    store: host.store,
+    hostUrl: host.url,
+    monitors: ready.monitors,
+    onQuit: opts.onQuit,
+    onPlaced: (id, x, y) => bodies.placed(id, x, y),
+  });
+  return {
+    host,
+    shell,
+    ready,
+    desktop,
+    bodies,
+    async stop() {
+      desktop.dispose();
+      host.body.provide(null);
+      bodies.dispose();
+      await shell.stop();
+      await host.close();
+    },
+  };
+}
+
+/**
+ * Main's body on this desktop: the window model from X11 (on Wayland through XWayland, which lists only
+ * XWayland's windows: docs/body.md). `YUI_BODY_TIMINGS` (JSON, docs/body.md) scales her timings.
+ */
+function desktopBodies(
+  shell: ShellProcess,
+  host: Host,
+  env: NodeJS.ProcessEnv,
+  timings: Partial<BodyTimings> | undefined,
+): DesktopBodies {
+  const display = env.DISPLAY ?? "";
+  const run = xRunner(display, env);
+  return createDesktopBodies({
+    shell,
+    store: host.store,
+    broadcast: (name, payload) => host.bridge.broadcast(name, payload),
+    watchWorld: (onChange) =>
+      watchWorld(run, onChange, {
+        spy: { display, env },
+        onError: (e) => process.stderr.write(`body: reading the windows failed: ${(e as Error).message}\n`),
+      }),
+    vrm: (id) => getPreset(host.store, id)?.avatar || "default",
+    timings,
+  });
+}
+
+/** `YUI_BODY_TIMINGS`: a JSON object of BodyTimings fields (milliseconds, pixels per second); bad input is an error. */
+export function bodyTimings(raw: string | undefined): Partial<BodyTimings> | undefined {
+  if (!raw) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(raw);
+  } catch {
+    throw new Error("YUI_BODY_TIMINGS must be a JSON object");
+  }
+  const keys: (keyof BodyTimings)[] = [
+    "walkPxPerS",
+    "climbPxPerS",
+    "bedSetupMs",
+    "lieDownMs",
+    "wakeMs",
+    "bedFadeMs",
+  ];
+  if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
+    throw new Error("YUI_BODY_TIMINGS must be a JSON object");
+  const out: Partial<BodyTimings> = {};
+  for (const [k, v] of Object.entries(parsed)) {
+    if (!keys.includes(k as keyof BodyTimings)) throw new Error(`YUI_BODY_TIMINGS: unknown field ${k}`);
+    if (typeof v !== "number" || !(v > 0))
+      throw new Error(`YUI_BODY_TIMINGS: ${k} must be a positive number`);
+    out[k as keyof BodyTimings] = v;
+  }
+  return out;
 }

@@ -9,6 +9,7 @@ import type { MENU_ACTIONS, Monitor } from "../../shell/contract.ts";
 type MenuAction = (typeof MENU_ACTIONS)[number];
 
 import { activePresetId, closePet, listPresets, openPetIds } from "../../src/app/presets/presets.ts";
+import { PRESET_KEYS } from "../../src/protocol/preset.ts";
 import type { Store } from "../store/store.ts";
 import type { ShellProcess } from "./shell-process.ts";
 
@@ -68,6 +69,8 @@ export function startDesktop(opts: {
   hostUrl: string;
   monitors: Monitor[];
   onQuit: () => void;
+  /** The host moved a character window itself (reset position). */
+  onPlaced?: (id: string, x: number, y: number) => void;
 }): Desktop {
   const { shell, store } = opts;
   let monitors = opts.monitors;
@@ -137,7 +140,9 @@ export function startDesktop(opts: {
     if (action === "reset-position") {
       for (const w of ids) {
         const at = initialPlace([...shown.keys()].indexOf(w), monitors);
-        if (at) shell.send({ type: "move", id: w, ...at });
+        if (!at) continue;
+        shell.send({ type: "move", id: w, ...at });
+        opts.onPlaced?.(w, at.x, at.y);
       }
     } else if (action === "click-through") {
       // The tray turns it off everywhere while any window has it on, else on everywhere.
@@ -167,7 +172,7 @@ export function startDesktop(opts: {
     else closePet(store, m.id, "user");
   });
   const offStore = store.onChange((c) => {
-    if (c.key === "yui.presets" || c.key === "yui.presets.open" || c.key === "yui.presets.active") sync();
+    if (c.key === PRESET_KEYS.list || c.key === PRESET_KEYS.open || c.key === PRESET_KEYS.active) sync();
   });
   sync();
   return {

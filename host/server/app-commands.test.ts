@@ -8,6 +8,7 @@ import { browserHostConfig, registerBrowserCommands } from "../browser/commands.
 import { createCommandTable } from "../commands.ts";
 import { registerVoiceCommands } from "../voice/commands.ts";
 import { registerAppCommands } from "./app-commands.ts";
+import { createBodySlot, registerBodyCommands } from "./body-slot.ts";
 import { type Host, startHost } from "./server.ts";
 import { bridgeClient } from "./testing.ts";
 
@@ -155,6 +156,7 @@ describe("the command table", () => {
         browser: false,
       });
       registerVoiceCommands(table, host.store);
+      registerBodyCommands(table, createBodySlot());
       await registerBrowserCommands(table.register, browserHostConfig({ tmpDir: tmp }));
     } finally {
       rmSync(tmp, { recursive: true, force: true });

@@ -30,6 +30,7 @@ import { registerVoiceCommands } from "../voice/commands.ts";
 import { handleVoice } from "../voice/route.ts";
 import { registerAppCommands } from "./app-commands.ts";
 import { handleAvatarUpload } from "./avatar-upload.ts";
+import { type BodySlot, createBodySlot, registerBodyCommands } from "./body-slot.ts";
 import { BRIDGE_PATH, type Bridge, createBridge } from "./bridge.ts";
 import { apiKeyFor, seedDefaults } from "./defaults.ts";
 import { handleProxy } from "./proxy.ts";
@@ -72,6 +73,8 @@ export interface Host {
   port: number;
   store: Store;
   bridge: Bridge;
+  /** Main's avatar executor: a desktop provides bodies, main's desktop window attaches one (docs/body.md). */
+  body: BodySlot;
   close(): Promise<void>;
 }
 
@@ -100,6 +103,8 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     browser: opts.browserCommands,
   });
   registerVoiceCommands(commands, store);
+  const body = createBodySlot();
+  registerBodyCommands(commands, body);
   const vocabulary = fileVocabulary(join(dir, VOCABULARY_FILE));
   const bridge = createBridge(commands, store);
   const push = createPushRelay({ kv: store, apiKey });
@@ -157,11 +162,11 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   }
   const { port } = server.address() as AddressInfo;
   // The loopback ingress for mods (docs/signals-ingress.md), bound only while agent-notify is on. Signals reach
-  // the windows as a bridge event; the avatar routes answer `unsupported` until a window's executor is reachable.
+  // the windows as a bridge event; the avatar routes reach main's body while one is attached, else `unsupported`.
   const ingress = followAgentNotify(store, {
     // The id lets exactly one window claim the signal's turn (`signal_claim`), however many are open.
     onSignal: (signal) => bridge.broadcast(SIGNAL_EVENT, { id: randomUUID(), ...signal }),
-    executor: () => null,
+    executor: () => body.current(),
   });
   return {
     url: `http://127.0.0.1:${port}/`,
@@ -169,8 +174,10 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     port,
     store,
     bridge,
+    body,
     async close() {
       await ingress.close();
+      body.provide(null);
       bridge.close();
       push.close();
       for (const s of sockets) s.destroy();

@@ -91,6 +91,35 @@ function applyShape(id) {
   send({ type: "shape", id, rects: rects.length });
 }
 
+// The window manager moves her while the user drags, and the button's release goes to it, not to us: the
+// pointer's button state is read until it is up, then the window's place once it settled.
+function watchDragEnd(id, entry) {
+  const pointer = display.get_default_seat().get_pointer();
+  const root = screen.get_root_window();
+  GLib.timeout_add(GLib.PRIORITY_DEFAULT, 50, () => {
+    if (windows.get(id) !== entry) return GLib.SOURCE_REMOVE;
+    const [, , , mask] = root.get_device_position(pointer);
+    if (mask & Gdk.ModifierType.BUTTON1_MASK) return GLib.SOURCE_CONTINUE;
+    GLib.timeout_add(GLib.PRIORITY_DEFAULT, 200, () => {
+      if (windows.get(id) === entry) send({ type: "drag-end", id, ...geometry(entry) });
+      return GLib.SOURCE_REMOVE;
+    });
+    return GLib.SOURCE_REMOVE;
+  });
+}
+
+/** A PNG of a rectangle of the screen as it is shown (look at: screen), as base64. */
+function capture(m) {
+  try {
+    const pixbuf = Gdk.pixbuf_get_from_window(screen.get_root_window(), m.x, m.y, m.width, m.height);
+    if (!pixbuf) throw new Error("the screen could not be read");
+    const [, bytes] = pixbuf.save_to_bufferv("png", [], []);
+    send({ type: "capture", req: m.req, png: GLib.base64_encode(bytes) });
+  } catch (e) {
+    send({ type: "capture", req: m.req, error: e.message });
+  }
+}
+
 function toPage(id, msg) {
   const e = windows.get(id);
   if (!e) return;
@@ -195,6 +224,7 @@ function open(m) {
     entry.press = null;
     win.begin_move_drag(1, Math.round(p.x), Math.round(p.y), p.time);
     send({ type: "drag", id: m.id });
+    watchDragEnd(m.id, entry);
     return true;
   });
 
@@ -445,6 +475,9 @@ function handle(line) {
       else e?.win.hide();
       break;
     }
+    case "capture":
+      capture(m);
+      break;
     case "quit":
       Gtk.main_quit();
       break;

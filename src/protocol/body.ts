@@ -80,3 +80,15 @@ export const BodyEventSchema = z.object({
 });
 export type BodyEvent = z.infer<typeof BodyEventSchema>;
 export const BODY_EVENT = "yui://body";
+
+/** The Character tab's body settings (`yui.<presetId>.body`). */
+export const BodySettingsSchema = z.strictObject({
+  /** How long she sleeps after go_to_bed before she wakes on her own, in seconds. */
+  wake_timeout_s: z.int().min(10).max(86_400),
+  /** No bed scene (go_to_bed answers unsupported); her other moves still happen. */
+  reduced_motion: z.boolean(),
+});
+export type BodySettingsValue = z.infer<typeof BodySettingsSchema>;
+export const DEFAULT_BODY_SETTINGS: BodySettingsValue = { wake_timeout_s: 1200, reduced_motion: false };
+/** The store key of a preset's body settings. */
+export const bodySettingsKey = (presetId: string) => `yui.${presetId}.body`;

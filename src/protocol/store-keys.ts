@@ -5,6 +5,7 @@
  * new row here: nothing registers keys at module load.
  */
 import { z } from "zod";
+import { BodySettingsSchema, DEFAULT_BODY_SETTINGS } from "./body.ts";
 import { HistorySchema } from "./history.ts";
 import { DEFAULT_PRESET, PRESET_KEYS, PresetIdSchema, PresetListSchema } from "./preset.ts";
 import { emptyRelations, RelationsStateSchema } from "./relations.ts";
@@ -132,6 +133,12 @@ export const KEY_TABLE: readonly KeySpec[] = [
     default: "",
     secret: true,
     doc: "The API key of the preset's voice engine; host-side only, never sent to a page.",
+  }),
+  row({
+    pattern: "yui.<presetId>.body",
+    schema: BodySettingsSchema,
+    default: DEFAULT_BODY_SETTINGS,
+    doc: "The preset's body on the desktop: the wake timeout after go_to_bed (seconds), reduced motion (no bed scene).",
   }),
   row({
     pattern: "yui.voice",
