@@ -21,9 +21,9 @@ import { HISTORY_MAX } from "../../src/protocol/limits.ts";
 import { PRESET_KEYS, type Preset } from "../../src/protocol/preset.ts";
 import { registerBrowserCommands } from "../browser/commands.ts";
 import type { CommandTable } from "../commands.ts";
+import { reasonOf } from "../net.ts";
 import { isSecretKey } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
-import { reasonOf } from "./proxy.ts";
 
 /** Connection-test verdicts, written once (the settings show them as is). */
 export const TEST_VERDICTS = {

@@ -7,10 +7,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { request as httpRequest } from "node:http";
 import { request as httpsRequest } from "node:https";
-import { sendJson } from "@yui/mod-kit";
 import type { Preset } from "../../src/app/presets/preset.ts";
 import { getPreset, type KeyValue } from "../../src/app/presets/presets.ts";
 import { PROXY_PREFIX } from "../../src/protocol/limits.ts";
+import { reasonOf, sendError } from "../net.ts";
 
 /** The route prefix the page points the engine's baseUrl at: `${PROXY_PREFIX}<presetId>/v1`. */
 export { PROXY_PREFIX };
@@ -52,25 +52,6 @@ export interface ProxyDeps {
   kv: KeyValue;
   /** The key for a preset's backend, host-side only. */
   apiKey(preset: Preset): string | undefined;
-}
-
-/** Answers JSON `{error:{message}}`, the shape OpenAI clients (and the engine) read. */
-export function sendError(
-  res: ServerResponse,
-  status: number,
-  message: string,
-  headers: Record<string, string> = {},
-): void {
-  sendJson(res, status, { error: { message, type: "yui_proxy" } }, headers);
-}
-
-/** Plain words for a connection failure (ECONNREFUSED and friends). */
-export function reasonOf(err: unknown): string {
-  const code = (err as { code?: string }).code;
-  if (code === "ECONNREFUSED") return "connection refused";
-  if (code === "ENOTFOUND" || code === "EAI_AGAIN") return "host name not found";
-  if (code === "ETIMEDOUT" || code === "ECONNRESET") return "the connection dropped";
-  return (err as Error).message || String(err);
 }
 
 /** Handles one proxied request; false when the URL is not under PROXY_PREFIX. */

@@ -9,7 +9,7 @@ import type { Preset } from "../../src/app/presets/preset.ts";
 import { getPreset, type KeyValue } from "../../src/app/presets/presets.ts";
 import type { Vocabulary } from "../../src/app/vocabulary/vocabulary.ts";
 import { type SpeechRequest, VOICE_PREFIX } from "../../src/protocol/voice.ts";
-import { sendError } from "../server/proxy.ts";
+import { sendError } from "../net.ts";
 import { MAX_SEGMENT_CHARS, resolveVoice, synthesize, VoiceError } from "./synthesize.ts";
 
 export interface VoiceRouteDeps {

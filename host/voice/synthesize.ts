@@ -20,7 +20,7 @@ import {
   type VoiceSettings,
 } from "../../src/protocol/voice.ts";
 import { direct, ENGINE_DEFAULTS } from "../../src/voice/engines.ts";
-import { reasonOf } from "../server/proxy.ts";
+import { reasonOf } from "../net.ts";
 import { fixWav, MIME, pcmToWav } from "./audio.ts";
 
 /** Longest segment text accepted (the page cuts far shorter segments). */

@@ -8,12 +8,12 @@ import { DEFAULT_VOCABULARY } from "../../src/app/vocabulary/vocabulary.ts";
 import { characterPreset } from "../../src/protocol/preset.ts";
 import { VOICE_KEYS } from "../../src/protocol/voice.ts";
 import { ELEVENLABS_V3_TAGS } from "../../src/voice/engines.ts";
-import { type Host, startHost } from "../server/server.ts";
-import { bridgeClient, rawRequest } from "../server/testing.ts";
 import { VOCABULARY_FILE } from "../vocabulary-source.ts";
-import { parseWav, wavRms } from "./audio.ts";
-import { resolveVoice, synthesize, VOICE_ERRORS, VoiceError } from "./synthesize.ts";
-import { type SpeechServer, startSpeechServer } from "./testing.ts";
+import { parseWav, wavRms } from "../voice/audio.ts";
+import { resolveVoice, synthesize, VOICE_ERRORS, VoiceError } from "../voice/synthesize.ts";
+import { type SpeechServer, startSpeechServer } from "../voice/testing.ts";
+import { type Host, startHost } from "./server.ts";
+import { bridgeClient, rawRequest } from "./testing.ts";
 
 const KEY = "sk-voice-do-not-leak-7c1e";
 let dir: string;
