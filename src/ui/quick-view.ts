@@ -4,6 +4,7 @@ import { bandToward } from "../app/relations/access.ts";
 import { isVoiceKey, muteSwitch, voiceToggle } from "../voice/ui.ts";
 import type { ViewContext } from "./context.ts";
 import { h, replace } from "./dom.ts";
+import { isPresetKey, isRelationsKey, isSwitchKey } from "./settings/keys.ts";
 import { SWITCH_COPY, SWITCH_KEYS, type SwitchId, switchStates } from "./switches.ts";
 
 /** A labelled on/off switch bound to a store key. */
@@ -63,13 +64,5 @@ export function mountQuick(root: HTMLElement, ctx: ViewContext): void {
     );
   };
   render();
-  ctx.kv.watch(
-    (k) =>
-      k.startsWith("yui.presets") ||
-      k === "yui.relations" ||
-      k.endsWith(".relations") ||
-      isVoiceKey(k) ||
-      Object.values(SWITCH_KEYS).includes(k as never),
-    render,
-  );
+  ctx.kv.watch((k) => isPresetKey(k) || isRelationsKey(k) || isVoiceKey(k) || isSwitchKey(k), render);
 }
