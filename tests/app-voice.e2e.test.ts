@@ -3,24 +3,24 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Host, startHost } from "../../host/server/server.ts";
-import { VOCABULARY_FILE } from "../../host/vocabulary-source.ts";
-import { type SpeechServer, startSpeechServer } from "../../host/voice/testing.ts";
+import { type Host, startHost } from "../host/server/server.ts";
+import { VOCABULARY_FILE } from "../host/vocabulary-source.ts";
+import { type SpeechServer, startSpeechServer } from "../host/voice/testing.ts";
+import { getPreset, savePreset } from "../src/app/presets/presets.ts";
+import { VOICE_KEYS } from "../src/protocol/voice.ts";
+import { ELEVENLABS_V3_TAGS } from "../src/voice/engines.ts";
 import {
   chatStream,
   type ScriptedBackend,
   sse,
   startScriptedBackend,
-} from "../../tools/scripted-backend/server.ts";
-import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../../tools/testing/chromium.ts";
-import { getPreset, savePreset } from "../app/presets/presets.ts";
-import { VOICE_KEYS } from "../protocol/voice.ts";
-import { ELEVENLABS_V3_TAGS } from "./engines.ts";
+} from "../tools/scripted-backend/server.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tools/testing/chromium.ts";
 
 // The voice in the built app: the real host (espeak-ng, no engine configured: the first run's default), the
 // scripted backend, Chromium without any autoplay flag (the user's Enter is the gesture that lets audio start).
 
-const REPO = resolve(import.meta.dirname, "../..");
+const REPO = resolve(import.meta.dirname, "..");
 let out: string;
 let dataDir: string;
 let host: Host;

@@ -2,12 +2,12 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Host, startHost } from "../../host/server/server.ts";
-import { type SpeechServer, startSpeechServer } from "../../host/voice/testing.ts";
-import { savePreset } from "../app/presets/presets.ts";
-import { VOICE_KEYS } from "../protocol/voice.ts";
-import { startVoiceHarness, type VoiceHarness } from "./harness/serve.ts";
-import { MOUTH_SHAPES } from "./lipsync.ts";
+import { type Host, startHost } from "../host/server/server.ts";
+import { type SpeechServer, startSpeechServer } from "../host/voice/testing.ts";
+import { savePreset } from "../src/app/presets/presets.ts";
+import { VOICE_KEYS } from "../src/protocol/voice.ts";
+import { startVoiceHarness, type VoiceHarness } from "../src/voice/harness/serve.ts";
+import { MOUTH_SHAPES } from "../src/voice/lipsync.ts";
 
 // The page side of the voice in real Chromium: Web Audio playing what the real host synthesized with the
 // OpenAI-compatible engine (a scripted speech server that finishes out of order and fails on cue) and with

@@ -1,20 +1,24 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createNodeWindow } from "../../../host/chat/node-window.ts";
-import { nodeConnect } from "../../../host/push-socket.ts";
-import { type PushBackend, startPushBackend } from "../../../tools/push-backend/server.ts";
+import { createNodeWindow } from "../host/chat/node-window.ts";
+import { nodeConnect } from "../host/push-socket.ts";
+import type { KeyValue } from "../src/app/presets/presets.ts";
+import { Addressing } from "../src/app/turn/addressing.ts";
+import { createCharacterTurns } from "../src/app/turn/character-turns.ts";
+import {
+  type BackendCaller,
+  buildTurnRegistry,
+  createWireDispatcher,
+} from "../src/app/turn/wire-dispatcher.ts";
+import { DEFAULT_VOCABULARY } from "../src/app/vocabulary/vocabulary.ts";
+import { createPushClient, type PushClient } from "../src/io/chat/push/client.ts";
+import { createChatEngine } from "../src/io/chat/stream/engine.ts";
+import { characterPreset } from "../src/protocol/preset.ts";
+import { type PushBackend, startPushBackend } from "../tools/push-backend/server.ts";
 import {
   responsesStream,
   type ScriptedBackend,
   startScriptedBackend,
-} from "../../../tools/scripted-backend/server.ts";
-import { createPushClient, type PushClient } from "../../io/chat/push/client.ts";
-import { createChatEngine } from "../../io/chat/stream/engine.ts";
-import { characterPreset } from "../../protocol/preset.ts";
-import type { KeyValue } from "../presets/presets.ts";
-import { DEFAULT_VOCABULARY } from "../vocabulary/vocabulary.ts";
-import { Addressing } from "./addressing.ts";
-import { createCharacterTurns } from "./character-turns.ts";
-import { type BackendCaller, buildTurnRegistry, createWireDispatcher } from "./wire-dispatcher.ts";
+} from "../tools/scripted-backend/server.ts";
 
 function memoryKv(init: Record<string, unknown> = {}): KeyValue {
   const data = new Map<string, unknown>(Object.entries(init));

@@ -4,20 +4,20 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { type Host, startHost } from "../../../../host/server/server.ts";
-import { bridgeClient } from "../../../../host/server/testing.ts";
-import { openStore, type Store } from "../../../../host/store/store.ts";
-import { openPet, openPresets, savePreset, setActivePreset } from "../../../app/presets/presets.ts";
-import { type RelationsState, relationsKey, setByUser } from "../../../app/relations/relations.ts";
+import { type Host, startHost } from "../host/server/server.ts";
+import { bridgeClient } from "../host/server/testing.ts";
+import { openStore, type Store } from "../host/store/store.ts";
+import { openPet, openPresets, savePreset, setActivePreset } from "../src/app/presets/presets.ts";
+import { type RelationsState, relationsKey, setByUser } from "../src/app/relations/relations.ts";
 import {
   createRateRelationTool,
   RATE_RELATION_RESULTS,
   RELATION_RATE_COMMAND,
   relationsFromStore,
   relationsOverBridge,
-} from "../../../app/tools/relation.ts";
-import { characterPreset } from "../../../protocol/preset.ts";
-import type { ClientTool } from "./client-tools.ts";
+} from "../src/app/tools/relation.ts";
+import type { ClientTool } from "../src/io/chat/tools/client-tools.ts";
+import { characterPreset } from "../src/protocol/preset.ts";
 
 // rate_relation's result strings as the spec writes them, once.
 const SPEC = {
@@ -260,7 +260,7 @@ describe("rate_relation", () => {
   it("reads the switch at call time, even when another process (yui store set) turned it off", async () => {
     const t = tool();
     expect(await call(t, { toward: "user", delta: 1, why: "a" }, "t1")).toBe("neutral");
-    const yui = new URL("../../../../host/bin/yui.ts", import.meta.url).pathname;
+    const yui = new URL("../host/bin/yui.ts", import.meta.url).pathname;
     const off = spawnSync(
       process.execPath,
       ["--import", "tsx", yui, "store", "set", "yui.relations", '{"enabled":false}'],

@@ -10,26 +10,26 @@ import { join, resolve } from "node:path";
 import { freePort } from "@yui/mod-kit/testing";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { TEST_VERDICTS } from "../../host/server/app-commands.ts";
-import { PROXY_ERRORS } from "../../host/server/proxy.ts";
-import { type Host, startHost } from "../../host/server/server.ts";
-import { startPushBackend } from "../../tools/push-backend/server.ts";
+import { TEST_VERDICTS } from "../host/server/app-commands.ts";
+import { PROXY_ERRORS } from "../host/server/proxy.ts";
+import { type Host, startHost } from "../host/server/server.ts";
+import { listPresets, openPet, savePreset } from "../src/app/presets/presets.ts";
+import { USER_REASON } from "../src/app/relations/relations.ts";
+import { RATE_RELATION_RESULTS } from "../src/app/tools/relation.ts";
+import { MODEL_FILE_ERRORS } from "../src/avatar/model-file.ts";
+import { CHAT_ERRORS } from "../src/ui/errors.ts";
+import { startPushBackend } from "../tools/push-backend/server.ts";
 import {
   chatStream,
   type RecordedRequest,
   type ScriptedBackend,
   startScriptedBackend,
-} from "../../tools/scripted-backend/server.ts";
-import { CHROMIUM_ARGS } from "../../tools/testing/chromium.ts";
-import { buildCharacter } from "../../tools/vrm-gen/character.ts";
-import { writeVrm } from "../../tools/vrm-gen/write-vrm.ts";
-import { listPresets, openPet, savePreset } from "../app/presets/presets.ts";
-import { USER_REASON } from "../app/relations/relations.ts";
-import { RATE_RELATION_RESULTS } from "../app/tools/relation.ts";
-import { MODEL_FILE_ERRORS } from "../avatar/model-file.ts";
-import { CHAT_ERRORS } from "./errors.ts";
+} from "../tools/scripted-backend/server.ts";
+import { CHROMIUM_ARGS } from "../tools/testing/chromium.ts";
+import { buildCharacter } from "../tools/vrm-gen/character.ts";
+import { writeVrm } from "../tools/vrm-gen/write-vrm.ts";
 
-const REPO = resolve(import.meta.dirname, "../..");
+const REPO = resolve(import.meta.dirname, "..");
 const SHOTS = join(REPO, "test-output", "ui");
 
 // Each test starts from nothing: its own data directory, host and scripted backend (the browser is shared,

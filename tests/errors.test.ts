@@ -5,19 +5,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PROXY_ERRORS } from "../../host/server/proxy.ts";
-import { type Host, startHost } from "../../host/server/server.ts";
-import {
-  chatStream,
-  type ScriptedBackend,
-  startScriptedBackend,
-} from "../../tools/scripted-backend/server.ts";
-import type { Preset } from "../app/presets/preset.ts";
-import { savePreset } from "../app/presets/presets.ts";
-import { createChatEngine } from "../io/chat/stream/engine.ts";
-import type { EngineOptions } from "../io/chat/stream/types.ts";
-import { proxyBaseUrl } from "./backend.ts";
-import { CHAT_ERRORS, plainError } from "./errors.ts";
+import { PROXY_ERRORS } from "../host/server/proxy.ts";
+import { type Host, startHost } from "../host/server/server.ts";
+import type { Preset } from "../src/app/presets/preset.ts";
+import { savePreset } from "../src/app/presets/presets.ts";
+import { createChatEngine } from "../src/io/chat/stream/engine.ts";
+import type { EngineOptions } from "../src/io/chat/stream/types.ts";
+import { proxyBaseUrl } from "../src/ui/backend.ts";
+import { CHAT_ERRORS, plainError } from "../src/ui/errors.ts";
+import { chatStream, type ScriptedBackend, startScriptedBackend } from "../tools/scripted-backend/server.ts";
 
 // What the chat shows for errors the engine really produces: each case runs a real turn through the real
 // engine and the real host's proxy (as a page does, proxyBaseUrl) to a real server on loopback that is down,

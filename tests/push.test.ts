@@ -1,17 +1,22 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createNodeWindow } from "../../../../host/chat/node-window.ts";
-import { nodeConnect } from "../../../../host/push-socket.ts";
-import { type PushBackend, startPushBackend } from "../../../../tools/push-backend/server.ts";
-import type { KeyValue } from "../../../app/presets/presets.ts";
-import { createGenerateExpressTool } from "../../../app/tools/express.ts";
-import type { WindowKind } from "../../../app/tools/pet-window-tools.ts";
-import { Addressing } from "../../../app/turn/addressing.ts";
-import { DEFAULT_VOCABULARY } from "../../../app/vocabulary/vocabulary.ts";
-import type { AvatarExecutor } from "../../../protocol/body.ts";
-import type { EngineEvent } from "../stream/types.ts";
-import type { ClientTool } from "../tools/client-tools.ts";
-import { createPushClient, helloTools, type PushClient, type PushConnectionEvent } from "./client.ts";
-import { placeCues } from "./segments.ts";
+import { createNodeWindow } from "../host/chat/node-window.ts";
+import { nodeConnect } from "../host/push-socket.ts";
+import type { KeyValue } from "../src/app/presets/presets.ts";
+import { createGenerateExpressTool } from "../src/app/tools/express.ts";
+import type { WindowKind } from "../src/app/tools/pet-window-tools.ts";
+import { Addressing } from "../src/app/turn/addressing.ts";
+import { DEFAULT_VOCABULARY } from "../src/app/vocabulary/vocabulary.ts";
+import {
+  createPushClient,
+  helloTools,
+  type PushClient,
+  type PushConnectionEvent,
+} from "../src/io/chat/push/client.ts";
+import { placeCues } from "../src/io/chat/push/segments.ts";
+import type { EngineEvent } from "../src/io/chat/stream/types.ts";
+import type { ClientTool } from "../src/io/chat/tools/client-tools.ts";
+import type { AvatarExecutor } from "../src/protocol/body.ts";
+import { type PushBackend, startPushBackend } from "../tools/push-backend/server.ts";
 
 function memoryKv(init: Record<string, unknown> = {}): KeyValue {
   const data = new Map<string, unknown>(Object.entries(init));

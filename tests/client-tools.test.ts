@@ -1,17 +1,17 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createNodeWindow } from "../../../../host/chat/node-window.ts";
-import type { KeyValue } from "../../../app/presets/presets.ts";
-import { AVATAR_ERRORS, createAvatarTools } from "../../../app/tools/avatar.ts";
-import { WINDOW_KINDS, type WindowKind } from "../../../app/tools/pet-window-tools.ts";
-import { Addressing } from "../../../app/turn/addressing.ts";
-import { toolSwitchesLine } from "../../../app/turn/client-context.ts";
-import { buildTurnRegistry } from "../../../app/turn/wire-dispatcher.ts";
-import { DEFAULT_VOCABULARY } from "../../../app/vocabulary/vocabulary.ts";
-import type { AvatarExecutor } from "../../../protocol/body.ts";
-import type { ClientTool } from "./client-tools.ts";
-import { declareTools } from "./declare.ts";
+import { createNodeWindow } from "../host/chat/node-window.ts";
+import type { KeyValue } from "../src/app/presets/presets.ts";
+import { AVATAR_ERRORS, createAvatarTools } from "../src/app/tools/avatar.ts";
+import { WINDOW_KINDS, type WindowKind } from "../src/app/tools/pet-window-tools.ts";
+import { Addressing } from "../src/app/turn/addressing.ts";
+import { toolSwitchesLine } from "../src/app/turn/client-context.ts";
+import { buildTurnRegistry } from "../src/app/turn/wire-dispatcher.ts";
+import { DEFAULT_VOCABULARY } from "../src/app/vocabulary/vocabulary.ts";
+import type { ClientTool } from "../src/io/chat/tools/client-tools.ts";
+import { declareTools } from "../src/io/chat/tools/declare.ts";
+import type { AvatarExecutor } from "../src/protocol/body.ts";
 
 /** A plain in-memory key-value store with the app's switch keys. */
 function memoryKv(init: Record<string, unknown> = {}): KeyValue & { data: Map<string, unknown> } {
@@ -35,7 +35,7 @@ const ctx = { signal: new AbortController().signal, turnId: "t", presetId: "yui"
 
 describe("the catalog in docs/client-tools.md", () => {
   it("has a row for every tool any window declares", async () => {
-    const doc = readFileSync(join(import.meta.dirname, "../../../../docs/client-tools.md"), "utf8");
+    const doc = readFileSync(join(import.meta.dirname, "../docs/client-tools.md"), "utf8");
     // The catalog is the first table whose first column is Name (however it is padded).
     const start = doc.search(/^\|\s*Name\s*\|/m);
     const table = doc.slice(start, doc.indexOf("\n\n", start));
