@@ -7,6 +7,7 @@ bash scripts/setup-node.sh
 [ -f scripts/build.sh ] && bash scripts/build.sh
 echo "[test] typecheck"
 npx tsc -p tsconfig.json --noEmit
+npx tsc -p shell/electron/tsconfig.json --noEmit
 for m in Mods/*/; do
   [ -f "$m/tsconfig.json" ] && npx tsc -p "$m/tsconfig.json" --noEmit
 done

@@ -451,10 +451,10 @@ describe("the shortcut, capture, the tray icon", () => {
     expect(capturePlan([], { x: 0, y: 0, width: 1, height: 1 })).toEqual({ error: "no display" });
   });
 
-  it("the tray icon is a 16×16 BGRA disc, transparent in the corners", () => {
-    const px = trayIconBitmap(16);
-    expect(px.length).toBe(16 * 16 * 4);
+  it("the tray icon is a BGRA disc of its colour, transparent in the corners", () => {
+    const px = trayIconBitmap(32, [0x92, 0x6a, 0xe8]);
+    expect(px.length).toBe(32 * 32 * 4);
     expect(px[3]).toBe(0);
-    expect(px[(8 * 16 + 8) * 4 + 3]).toBe(255);
+    expect([...px.slice((16 * 32 + 16) * 4, (16 * 32 + 16) * 4 + 4)]).toEqual([0x92, 0x6a, 0xe8, 255]);
   });
 });

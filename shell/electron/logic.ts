@@ -603,8 +603,11 @@ export function readyMessage(state: ShellState, tray: boolean, shortcut: string 
   };
 }
 
-/** A 16×16 template image (BGRA, as `nativeImage.createFromBitmap` takes it): a filled circle, for the tray. */
-export function trayIconBitmap(size = 16): Uint8Array {
+/**
+ * The tray's icon: a filled disc of `bgr` on transparency, `size`×`size` BGRA pixels (as
+ * `nativeImage.createFromBitmap` takes them), antialiased at its edge.
+ */
+export function trayIconBitmap(size = 16, bgr: readonly [number, number, number] = [0, 0, 0]): Uint8Array {
   const out = new Uint8Array(size * size * 4);
   const c = (size - 1) / 2;
   const r = size / 2 - 1;
@@ -612,7 +615,7 @@ export function trayIconBitmap(size = 16): Uint8Array {
     for (let x = 0; x < size; x++) {
       const d = Math.hypot(x - c, y - c);
       const a = Math.max(0, Math.min(1, r - d + 0.5));
-      out.set([0, 0, 0, Math.round(a * 255)], (y * size + x) * 4);
+      out.set([...bgr, Math.round(a * 255)], (y * size + x) * 4);
     }
   return out;
 }

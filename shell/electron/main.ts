@@ -60,6 +60,8 @@ const state = newState({
   wayland: process.platform === "linux" && Boolean(process.env.WAYLAND_DISPLAY),
 });
 const windows = new Map<string, BrowserWindow>();
+/** The size each character window (not an ordinary one) was created with: she keeps it while she moves. */
+const sizes = new Map<string, { width: number; height: number }>();
 let tray: Tray | null = null;
 
 // Only the host ends the shell: closing every window does not.
@@ -119,12 +121,19 @@ function apply(actions: Action[]): void {
       case "destroy": {
         const win = windows.get(a.id);
         windows.delete(a.id);
+        sizes.delete(a.id);
         win?.destroy();
         break;
       }
-      case "position":
-        windows.get(a.id)?.setPosition(Math.round(a.x), Math.round(a.y));
+      case "position": {
+        const win = windows.get(a.id);
+        const size = sizes.get(a.id);
+        // setBounds with the size she was created with: setPosition alone can grow a window on Windows at
+        // fractional scale factors, a little at every step of a drag.
+        if (win && size) win.setBounds({ x: Math.round(a.x), y: Math.round(a.y), ...size });
+        else win?.setPosition(Math.round(a.x), Math.round(a.y));
         break;
+      }
       case "title":
         windows.get(a.id)?.setTitle(a.title);
         break;
@@ -207,6 +216,8 @@ function create(a: Extract<Action, { do: "create" }>): void {
   // Above ordinary windows (macOS: the floating level, like a palette).
   if (!a.ordinary) win.setAlwaysOnTop(true, "floating");
   windows.set(a.id, win);
+  if (!a.ordinary) sizes.set(a.id, { width: a.width, height: a.height });
+  else sizes.delete(a.id);
   const id = a.id;
   const mine = () => windows.get(id) === win;
   const wc = win.webContents;
@@ -271,6 +282,7 @@ function create(a: Extract<Action, { do: "create" }>): void {
     // A window the host closed is gone from the map already: only the user's close is reported.
     if (mine()) {
       windows.delete(id);
+      sizes.delete(id);
       apply(onUserClosed(state, id));
     }
   });
@@ -285,10 +297,18 @@ function create(a: Extract<Action, { do: "create" }>): void {
 /** A PNG of a screen rectangle (DIP), from the display's full-resolution thumbnail, sized to the rectangle. */
 async function capture(req: number, rect: Rect): Promise<void> {
   try {
-    if (process.platform === "darwin" && systemPreferences.getMediaAccessStatus("screen") !== "granted")
-      throw new Error(
-        "screen capture needs the Screen Recording permission (System Settings → Privacy & Security → Screen Recording)",
-      );
+    // macOS: without Screen Recording the thumbnails hold the wallpaper and YUI's own windows only. A first
+    // request (status not determined) lets macOS ask the user; until it is granted, capture answers why not.
+    const permission = () =>
+      process.platform !== "darwin" || systemPreferences.getMediaAccessStatus("screen") === "granted";
+    const denied = new Error(
+      "screen capture needs the Screen Recording permission (System Settings → Privacy & Security → Screen Recording)",
+    );
+    if (
+      process.platform === "darwin" &&
+      ["denied", "restricted"].includes(systemPreferences.getMediaAccessStatus("screen"))
+    )
+      throw denied;
     const plan = capturePlan(displays(), rect);
     if ("error" in plan) throw new Error(plan.error);
     const d = plan.display;
@@ -299,6 +319,7 @@ async function capture(req: number, rect: Rect): Promise<void> {
     });
     const source =
       sources.find((x) => x.display_id === String(d.id)) ?? (sources.length === 1 ? sources[0] : null);
+    if (!permission()) throw denied;
     if (!source || source.thumbnail.isEmpty()) throw new Error("the screen could not be read");
     const image = source.thumbnail
       .crop(plan.pixels)
@@ -311,8 +332,12 @@ async function capture(req: number, rect: Rect): Promise<void> {
 
 function startTray(): boolean {
   try {
-    const icon = nativeImage.createFromBitmap(Buffer.from(trayIconBitmap(16)), { width: 16, height: 16 });
-    if (process.platform === "darwin") icon.setTemplateImage(true);
+    // 16 points, drawn at 32 pixels: a black template disc in macOS's menu bar (it follows light and dark),
+    // a coloured one in Windows' notification area, which is dark by default.
+    const mac = process.platform === "darwin";
+    const bitmap = trayIconBitmap(32, mac ? [0, 0, 0] : [0x92, 0x6a, 0xe8]);
+    const icon = nativeImage.createFromBitmap(Buffer.from(bitmap), { width: 32, height: 32, scaleFactor: 2 });
+    if (mac) icon.setTemplateImage(true);
     tray = new Tray(icon);
     tray.setToolTip("YUI");
     apply([{ do: "tray", entries: trayMenu(state) }]);
