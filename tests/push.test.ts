@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { createNodeWindow } from "../host/chat/node-window.ts";
 import { nodeConnect } from "../host/push-socket.ts";
+import { Addressing } from "../src/app/addressing/addressing.ts";
 import type { KeyValue } from "../src/app/presets/presets.ts";
 import { createGenerateExpressTool } from "../src/app/tools/express.ts";
 import type { WindowKind } from "../src/app/tools/pet-window-tools.ts";
-import { Addressing } from "../src/app/turn/addressing.ts";
 import { DEFAULT_VOCABULARY } from "../src/app/vocabulary/vocabulary.ts";
 import {
   createPushClient,

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createNodeWindow } from "../host/chat/node-window.ts";
 import { nodeConnect } from "../host/push-socket.ts";
+import { Addressing } from "../src/app/addressing/addressing.ts";
 import type { KeyValue } from "../src/app/presets/presets.ts";
-import { Addressing } from "../src/app/turn/addressing.ts";
 import { createCharacterTurns } from "../src/app/turn/character-turns.ts";
 import {
   type BackendCaller,

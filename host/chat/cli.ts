@@ -3,14 +3,14 @@
  * of the given window, one turn per --message, and prints one JSON object per line as things happen.
  */
 import { parseArgs } from "node:util";
-import { PRESET_KEYS } from "../../src/app/presets/preset.ts";
-import { activePresetId, getPreset, type KeyValue, openPet } from "../../src/app/presets/presets.ts";
-import { WINDOW_KINDS, type WindowKind } from "../../src/app/tools/pet-window-tools.ts";
 import {
   Addressing,
   type CharacterAddressed,
   DEFAULT_ADDRESSED_CHAIN_MAX,
-} from "../../src/app/turn/addressing.ts";
+} from "../../src/app/addressing/addressing.ts";
+import { PRESET_KEYS } from "../../src/app/presets/preset.ts";
+import { activePresetId, getPreset, type KeyValue, openPet } from "../../src/app/presets/presets.ts";
+import { WINDOW_KINDS, type WindowKind } from "../../src/app/tools/pet-window-tools.ts";
 import { createCharacterTurns } from "../../src/app/turn/character-turns.ts";
 import {
   type BackendCaller,

@@ -4,6 +4,7 @@
  * reachable. Acts as the desktop app: main, pet and bound windows declare browser.
  */
 
+import type { Addressing } from "../../src/app/addressing/addressing.ts";
 import { activePresetId, type KeyValue, openPresets } from "../../src/app/presets/presets.ts";
 import { relationLineFor } from "../../src/app/relations/access.ts";
 import { type SwitchId, switchStates } from "../../src/app/switches.ts";
@@ -11,7 +12,6 @@ import { createAddressCharacterTool } from "../../src/app/tools/address-characte
 import { createAvatarTools } from "../../src/app/tools/avatar.ts";
 import { type WindowKind, windowTools } from "../../src/app/tools/pet-window-tools.ts";
 import { createRateRelationTool, relationsFromStore } from "../../src/app/tools/relation.ts";
-import type { Addressing } from "../../src/app/turn/addressing.ts";
 import { type BrowserInvoke, createBrowserRelay } from "../../src/io/browser/browser-relay.ts";
 import { createBrowserTool } from "../../src/io/browser/index.ts";
 import type { ClientTool } from "../../src/io/chat/tools/client-tools.ts";

@@ -3,9 +3,9 @@
  * Completions and Responses, hello.tools for push), acting as the desktop app.
  */
 import { parseArgs } from "node:util";
+import { Addressing } from "../../src/app/addressing/addressing.ts";
 import { activePresetId, getPreset } from "../../src/app/presets/presets.ts";
 import { WINDOW_KINDS, type WindowKind } from "../../src/app/tools/pet-window-tools.ts";
-import { Addressing } from "../../src/app/turn/addressing.ts";
 import { buildTurnRegistry } from "../../src/app/turn/wire-dispatcher.ts";
 import { helloTools } from "../../src/io/chat/push/client.ts";
 import { declareTools } from "../../src/io/chat/tools/declare.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { Addressing } from "../app/addressing/addressing.ts";
 import type { KeyValue } from "../app/presets/presets.ts";
 import type { WindowKind } from "../app/tools/pet-window-tools.ts";
-import { Addressing } from "../app/turn/addressing.ts";
 import { buildTurnRegistry } from "../app/turn/wire-dispatcher.ts";
 import { DEFAULT_VOCABULARY } from "../app/vocabulary/vocabulary.ts";
 import type { ClientTool } from "../io/chat/tools/client-tools.ts";

@@ -5,13 +5,14 @@
  * `yui chat`'s node window does), and main declares body_action and look over the avatar executor its window lends
  * (desktop-view.ts); without one a call answers the executor-not-ready result of avatar.ts.
  */
+
+import type { Addressing } from "../app/addressing/addressing.ts";
 import { type KeyValue, openPresets } from "../app/presets/presets.ts";
 import { switchStates } from "../app/switches.ts";
 import { createAddressCharacterTool } from "../app/tools/address-character.ts";
 import { createAvatarTools } from "../app/tools/avatar.ts";
 import { type WindowKind, windowTools } from "../app/tools/pet-window-tools.ts";
 import { createRateRelationTool, relationsOverBridge } from "../app/tools/relation.ts";
-import type { Addressing } from "../app/turn/addressing.ts";
 import { type BrowserInvoke, createBrowserRelay } from "../io/browser/browser-relay.ts";
 import { createBrowserTool } from "../io/browser/index.ts";
 import type { ClientTool } from "../io/chat/tools/client-tools.ts";

@@ -5,15 +5,16 @@
  * hands rate_relation and address_character; the phone hands none (it declares generate_express alone); the
  * desktop app's windows add browser, and main's body_action and look.
  */
-import { getPreset, openPresets } from "../app/presets/presets.ts";
-import { bandToward, relationLineFor } from "../app/relations/access.ts";
-import type { WindowKind } from "../app/tools/pet-window-tools.ts";
+
 import {
   Addressing,
   addressedChainMax,
   CHARACTER_ADDRESSED_EVENT,
   isSilent,
-} from "../app/turn/addressing.ts";
+} from "../app/addressing/addressing.ts";
+import { getPreset, openPresets } from "../app/presets/presets.ts";
+import { bandToward, relationLineFor } from "../app/relations/access.ts";
+import type { WindowKind } from "../app/tools/pet-window-tools.ts";
 import { createCharacterTurns } from "../app/turn/character-turns.ts";
 import { SIGNAL_EVENT, SignalEventSchema, signalLabel } from "../app/turn/signal-turn.ts";
 import { buildTurnRegistry, createWireDispatcher } from "../app/turn/wire-dispatcher.ts";
@@ -25,7 +26,6 @@ import { type HistoryEntry, historyKey } from "../protocol/history.ts";
 import { HISTORY_MAX } from "../protocol/limits.ts";
 import type { Segment } from "../voice/segmenter.ts";
 import { createSpeech, type Speech } from "../voice/speech.ts";
-import { isVoiceKey, speaks } from "../voice/ui.ts";
 import { type CharacterBackend, createCharacterBackend } from "./backend.ts";
 import type { BridgeClient } from "./bridge-client.ts";
 import { h, replace } from "./dom.ts";
@@ -34,6 +34,7 @@ import { createPanelTools } from "./panel-tools.ts";
 import { mountStage, type StageHandle } from "./stage-area.ts";
 import type { StoreMirror } from "./store-mirror.ts";
 import { switchStates } from "./switches.ts";
+import { isVoiceKey, speaks } from "./voice-controls.ts";
 
 export interface PanelOptions {
   bridge: BridgeClient;

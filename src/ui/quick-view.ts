@@ -1,11 +1,11 @@
 /** Quick controls: the switches, and one row per open character with its relation band toward the user. */
 import { openPresets } from "../app/presets/presets.ts";
 import { bandToward } from "../app/relations/access.ts";
-import { isVoiceKey, muteSwitch, voiceToggle } from "../voice/ui.ts";
 import type { ViewContext } from "./context.ts";
 import { h, replace } from "./dom.ts";
 import { isPresetKey, isRelationsKey, isSwitchKey } from "./settings/keys.ts";
 import { SWITCH_COPY, SWITCH_KEYS, type SwitchId, switchStates } from "./switches.ts";
+import { isVoiceKey, muteSwitch, voiceToggle } from "./voice-controls.ts";
 
 /** A labelled on/off switch bound to a store key. */
 export function switchRow(ctx: ViewContext, id: SwitchId, withHelp: boolean): HTMLElement {

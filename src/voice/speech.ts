@@ -4,7 +4,7 @@
  * order (scheduler.ts, player.ts); cues anchored in the text are revealed when their sentence's audio
  * starts; the mouth follows the sound. A new turn or Stop clears everything.
  */
-import { isSilent } from "../app/turn/addressing.ts";
+import { isSilent } from "../app/addressing/addressing.ts";
 import type { Cue } from "../avatar/cues.ts";
 import { type SpeechRequest, VOICE_PREFIX } from "../protocol/voice.ts";
 import { CLOSED, type MouthWeights, smoothMouth } from "./lipsync.ts";

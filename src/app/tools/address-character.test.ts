@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { ClientTool } from "../../io/chat/tools/client-tools.ts";
+import { Addressing } from "../addressing/addressing.ts";
 import type { PresetRef } from "../presets/presets.ts";
-import { Addressing } from "../turn/addressing.ts";
 import { ADDRESS_CHARACTER_RESULTS, createAddressCharacterTool } from "./address-character.ts";
 
 // address_character's result strings as the spec writes them, once.

@@ -7,8 +7,8 @@
 import { z } from "zod";
 import type { ClientTool } from "../../io/chat/tools/client-tools.ts";
 import { declaredParameters, oneOf } from "../../io/chat/tools/schema.ts";
+import type { CharacterRef, RecordResult } from "../addressing/addressing.ts";
 import { characterChoices, type PresetRef } from "../presets/presets.ts";
-import type { CharacterRef, RecordResult } from "../turn/addressing.ts";
 
 /** Every exact result string of address_character. */
 export const ADDRESS_CHARACTER_RESULTS = {

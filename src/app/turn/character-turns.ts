@@ -4,7 +4,12 @@
  * `yui://character-addressed` event goes out (docs/relations.md).
  */
 import type { EngineEvent, TurnEnd } from "../../io/chat/stream/types.ts";
-import { type Addressing, type CharacterAddressed, isSilent, type TurnOrigin } from "./addressing.ts";
+import {
+  type Addressing,
+  type CharacterAddressed,
+  isSilent,
+  type TurnOrigin,
+} from "../addressing/addressing.ts";
 import { type SignalEvent, signalTurnContext, signalTurnMessage } from "./signal-turn.ts";
 import type { DispatchInput } from "./wire-dispatcher.ts";
 

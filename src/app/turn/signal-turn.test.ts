@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { SILENT_MARK } from "./addressing.ts";
+import { SILENT_MARK } from "../addressing/addressing.ts";
 import {
   type SignalEvent,
   SignalEventSchema,

@@ -3,7 +3,7 @@
  * main's character, so the backend agent wakes without the user writing (docs/signals-ingress.md).
  */
 import type { SignalEvent } from "../../protocol/events.ts";
-import { SILENT_MARK } from "./addressing.ts";
+import { SILENT_MARK } from "../addressing/addressing.ts";
 
 // The event and its payload are the host–page contract's (src/protocol/events.ts).
 export { SIGNAL_EVENT, type SignalEvent, SignalEventSchema } from "../../protocol/events.ts";

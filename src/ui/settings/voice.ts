@@ -1,6 +1,6 @@
 /** Settings → Voice of the selected character: the card docs/voice.md describes, drawn by the voice UI. */
 import { getPreset } from "../../app/presets/presets.ts";
-import { renderVoiceCard } from "../../voice/ui.ts";
+import { renderVoiceCard } from "../voice-controls.ts";
 import { type Section, type SettingsScreen, sectionCard } from "./shared.ts";
 
 /** Mounts the Voice section. */

@@ -14,9 +14,9 @@ import {
   type VoiceSettings,
   VoiceSettingsSchema,
 } from "../protocol/voice.ts";
-import type { ViewContext } from "../ui/context.ts";
-import { h, replace } from "../ui/dom.ts";
-import { ELEVENLABS_V3_TAGS, ENGINE_DEFAULTS } from "./engines.ts";
+import { ELEVENLABS_V3_TAGS, ENGINE_DEFAULTS } from "../voice/engines.ts";
+import type { ViewContext } from "./context.ts";
+import { h, replace } from "./dom.ts";
 
 /** A character's voice settings (the default while unset or unreadable). */
 export function voiceSettingsOf(kv: KeyValue, presetId: string): VoiceSettings {
