@@ -6,7 +6,6 @@ import { builtinModules } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { GTK_SHELL_ARGV, shellArgv } from "../../host/desktop/shell-process.ts";
 import { BUNDLE_PACKAGE, bundleElectronShell } from "./launch.ts";
 
 const out = mkdtempSync(join(tmpdir(), "yui-electron-"));
@@ -35,12 +34,5 @@ describe("the Electron shell's bundle", () => {
     execFileSync(process.execPath, ["--check", b.main]);
     execFileSync(process.execPath, ["--check", b.preload]);
     expect(JSON.parse(readFileSync(join(out, "package.json"), "utf8"))).toEqual(BUNDLE_PACKAGE);
-  });
-});
-
-describe("which shell the host starts", () => {
-  it("the GTK shell on Linux, and wherever YUI_SHELL=gtk says so", () => {
-    expect(shellArgv("linux", {})).toEqual(GTK_SHELL_ARGV);
-    expect(shellArgv("darwin", { YUI_SHELL: "gtk" })).toEqual(GTK_SHELL_ARGV);
   });
 });

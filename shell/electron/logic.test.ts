@@ -10,12 +10,14 @@ import {
   electronAccelerator,
   HOST_MESSAGES,
   herMenu,
+  hoverWatched,
   monitorIndexOf,
   monitorsFromDisplays,
   newState,
   onContextMenu,
   onHost,
   onHostLine,
+  onHover,
   onLoaded,
   onMonitors,
   onPage,
@@ -258,6 +260,24 @@ describe("the pointer: click-through and drag", () => {
     expect(onPointer(s, "yui", ev("move", 300, 250))).toEqual([{ do: "mouse", id: "yui", ignore: true }]);
     onPointer(s, "yui", ev("move", 120, 250));
     expect(onPointer(s, "yui", ev("leave", 120, 250))).toEqual([{ do: "mouse", id: "yui", ignore: true }]);
+  });
+
+  it("the polled cursor hit-tests like a forwarded move, never drags, and is polled only over click-through windows", () => {
+    const s = withWindow();
+    onPage(s, "yui", SHAPE);
+    expect(hoverWatched(s)).toEqual(["yui"]);
+    expect(onHover(s, "yui", { x: 120, y: 250 })).toEqual([{ do: "mouse", id: "yui", ignore: false }]);
+    expect(onHover(s, "yui", { x: 121, y: 250 })).toEqual([]);
+    expect(onHover(s, "yui", null)).toEqual([{ do: "mouse", id: "yui", ignore: true }]);
+    onPointer(s, "yui", ev("down", 120, 250, { x: 0, y: 0 }));
+    expect(onHover(s, "yui", null)).toEqual([]);
+    expect(s.windows.get("yui")!.takesInput).toBe(true);
+    onPointer(s, "yui", ev("up", 120, 250));
+    onHost(s, { type: "click-through", id: "yui", enabled: false });
+    expect(hoverWatched(s)).toEqual([]);
+    onHost(s, { type: "click-through", id: "yui", enabled: true });
+    onHost(s, { type: "visible", id: "yui", visible: false });
+    expect(hoverWatched(s)).toEqual([]);
   });
 
   it("a new shape under a still pointer changes the mode only when the pointer's hit changes", () => {

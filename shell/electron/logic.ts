@@ -551,6 +551,23 @@ export function onPointer(state: ShellState, id: string, e: PointerEvent): Actio
   }
 }
 
+/**
+ * The cursor as main.ts polls it (window pixels, null when it is off the window): the same hit-test as a
+ * forwarded move, for when Electron stops forwarding moves to a window (another of its windows has the
+ * focus: electron/electron#27600 on macOS, #34353 on Windows). Never starts or moves a drag.
+ */
+export function onHover(state: ShellState, id: string, at: { x: number; y: number } | null): Action[] {
+  const w = state.windows.get(id);
+  if (!w || w.press || w.dragging) return [];
+  w.pointer = at;
+  return hitTest(id, w);
+}
+
+/** The windows whose cursor main.ts polls: those letting clicks through now. */
+export function hoverWatched(state: ShellState): string[] {
+  return [...state.windows].filter(([, w]) => w.clickThrough && w.visible).map(([id]) => id);
+}
+
 /** A right-click at (x, y): her menu on her (anywhere while click-through is off); none in ordinary windows. */
 export function onContextMenu(state: ShellState, id: string, x: number, y: number): Action[] {
   const w = state.windows.get(id);

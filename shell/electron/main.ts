@@ -26,12 +26,14 @@ import {
   capturePlan,
   type DisplayInfo,
   electronAccelerator,
+  hoverWatched,
   type MenuEntry,
   monitorIndexOf,
   monitorsFromDisplays,
   newState,
   onContextMenu,
   onHostLine,
+  onHover,
   onLoaded,
   onMonitors,
   onPage,
@@ -241,7 +243,10 @@ function create(a: Extract<Action, { do: "create" }>): void {
   wc.on("did-finish-load", () => apply(onLoaded(state, id)));
   wc.on("did-fail-load", (_e, code, description, uri, isMainFrame) => {
     // -3 is an aborted load (a newer navigation replaced it), not a failure.
-    if (isMainFrame && code !== -3) send({ type: "load-failed", id, uri, message: description });
+    if (!isMainFrame || code === -3) return;
+    send({ type: "load-failed", id, uri, message: description });
+    // Shown anyway, as on Linux: a window that never appears would leave no way to see what failed.
+    if (mine() && !win.isVisible()) win.showInactive();
   });
 
   // Her window shows the host's pages only: a link elsewhere (or a new window) opens in the user's browser.
@@ -363,6 +368,25 @@ function startShortcut(): string | null {
   return null;
 }
 
+/** How often the cursor is polled over click-through windows (the fallback for moves Electron stops forwarding). */
+const HOVER_POLL_MS = 100;
+let lastCursor = "";
+function pollHover(): void {
+  const ids = hoverWatched(state);
+  if (!ids.length) return;
+  const c = screen.getCursorScreenPoint();
+  const key = `${c.x},${c.y}`;
+  if (key === lastCursor) return;
+  lastCursor = key;
+  for (const id of ids) {
+    const win = windows.get(id);
+    if (!win || win.isDestroyed()) continue;
+    const b = win.getContentBounds();
+    const inside = c.x >= b.x && c.x < b.x + b.width && c.y >= b.y && c.y < b.y + b.height;
+    apply(onHover(state, id, inside ? { x: c.x - b.x, y: c.y - b.y } : null));
+  }
+}
+
 function onScreenChanged(): void {
   const bounds = new Map<string, Rect>();
   for (const [id, win] of windows) bounds.set(id, win.getBounds());
@@ -375,6 +399,7 @@ app.whenReady().then(
     screen.on("display-added", onScreenChanged);
     screen.on("display-removed", onScreenChanged);
     screen.on("display-metrics-changed", onScreenChanged);
+    setInterval(pollHover, HOVER_POLL_MS);
     const hasTray = startTray();
     const shortcut = startShortcut();
     send(readyMessage(state, hasTray, shortcut));
