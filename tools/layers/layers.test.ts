@@ -1,0 +1,95 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { afterEach, describe, expect, it } from "vitest";
+import { describePair, importEdges, mutualPairs, upwardImports } from "./layers.ts";
+
+const ROOT = join(import.meta.dirname, "..", "..");
+
+describe("the layers of the real tree (docs/architecture.md#the-layers)", () => {
+  const edges = importEdges(ROOT);
+
+  it("reads the tree's imports", () => {
+    // A walk that found nothing would pass every rule below.
+    expect(edges.length).toBeGreaterThan(500);
+    expect(edges).toContainEqual({ from: "src/ui/panel.ts", to: "src/ui/dom.ts" });
+  });
+
+  it("no two folders under src/, host/ or shell/ import each other", () => {
+    expect(mutualPairs(edges).map((p) => describePair(p))).toEqual([]);
+  });
+
+  it("imports point down: nothing in src/ imports host/ or shell/, no layer of src/ imports a higher one", () => {
+    expect(upwardImports(edges).map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+});
+
+describe("the checks catch what they claim to (a planted tree)", () => {
+  let dir = "";
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = "";
+  });
+  const plant = (files: Record<string, string>): string => {
+    dir = mkdtempSync(join(tmpdir(), "yui-layers-"));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(dirname(join(dir, path)), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    return dir;
+  };
+
+  it("names a planted cycle between two folders and the files on each side", () => {
+    const root = plant({
+      "src/app/turn/run.ts": `import { send } from "../../io/chat/send.ts";\nexport const run = send;\n`,
+      "src/io/chat/send.ts": `import type { Turn } from "../../app/turn/types.ts";\nexport const send = 1;\n`,
+      "src/app/turn/types.ts": "export type Turn = 1;\n",
+      "src/io/chat/other.ts": `export const x = await import("./send.ts");\n`,
+    });
+    const pairs = mutualPairs(importEdges(root));
+    expect(pairs.map((p) => `${p.a} <-> ${p.b}`)).toEqual([
+      "src/app <-> src/io",
+      "src/app/turn <-> src/io/chat",
+    ]);
+    expect(describePair(pairs[0]!)).toBe(
+      [
+        "src/app <-> src/io",
+        "    src/app/turn/run.ts -> src/io/chat/send.ts",
+        "    src/io/chat/send.ts -> src/app/turn/types.ts",
+      ].join("\n"),
+    );
+  });
+
+  it("counts a file directly under a top folder in that folder, and sees dynamic imports and re-exports", () => {
+    const root = plant({
+      "host/socket.ts": `export * from "../src/io/push.ts";\n`,
+      "src/io/push.ts": `export const load = () => import("../../host/socket.ts");\n`,
+    });
+    expect(mutualPairs(importEdges(root)).map((p) => `${p.a} <-> ${p.b}`)).toEqual(["host <-> src/io"]);
+  });
+
+  it("finds no pair in a tree whose imports point one way, nor between a folder and one inside it", () => {
+    const root = plant({
+      "src/ui/panel.ts": `import "../app/session/session.ts";\nimport "./view/list.ts";\n`,
+      "src/ui/view/list.ts": `import "../panel.ts";\n`,
+      "src/app/session/session.ts": `import "../../io/chat/engine.ts";\n`,
+      "src/io/chat/engine.ts": "export {};\n",
+    });
+    const edges = importEdges(root);
+    expect(mutualPairs(edges)).toEqual([]);
+    expect(upwardImports(edges)).toEqual([]);
+  });
+
+  it("flags src/ importing host/ and a lower layer importing a higher one", () => {
+    const root = plant({
+      "src/ui/errors.test.ts": `import "../../host/server/server.ts";\n`,
+      "host/server/server.ts": "export {};\n",
+      "src/io/chat/engine.ts": `import "../../ui/dom.ts";\n`,
+      "src/ui/dom.ts": "export {};\n",
+    });
+    expect(upwardImports(importEdges(root))).toEqual([
+      { from: "src/io/chat/engine.ts", to: "src/ui/dom.ts" },
+      { from: "src/ui/errors.test.ts", to: "host/server/server.ts" },
+    ]);
+  });
+});
