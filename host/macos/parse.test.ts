@@ -4,9 +4,10 @@
 // and NSScreen's frame/visibleFrame, for a 1512×982 built-in display with a 1920×1080 one to its right, 200
 // points higher; they were not recorded on a Mac (none runs here; docs/electron.md).
 import { readFileSync } from "node:fs";
-import { Script } from "node:vm";
+import { runInNewContext, Script } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { perchTargets } from "../../src/body/perch.ts";
+import type { Rect } from "../../src/body/world.ts";
 import { leftOutBecause, parseMacWorld, toMonitors } from "./parse.ts";
 import { JXA_WORLD, OSASCRIPT_ARGV, readMacWorld } from "./windows.ts";
 
@@ -170,5 +171,62 @@ describe("readMacWorld", () => {
 
   it("the JXA script is valid JavaScript (osascript itself cannot run here)", () => {
     expect(() => new Script(JXA_WORLD)).not.toThrow();
+  });
+
+  it("the JXA script, run against a stand-in for the JXA bridge, prints what the parser reads", () => {
+    // A stand-in, not JXA: wrapped values with objectForKey/isNil/count/objectAtIndex as the bridge offers
+    // them, CoreGraphics' list from the sample, NSScreen's structs in Cocoa's space. It checks the script's own
+    // logic (keys, coercions, frames); whether the real bridge behaves so is checked only on a Mac.
+    const sampled = JSON.parse(WITH_PERMISSION) as {
+      windows: Record<string, unknown>[];
+      screens: { name: string; frame: Rect; visibleFrame: Rect }[];
+    };
+    class Wrapped {
+      constructor(readonly v: unknown) {}
+      isNil() {
+        return this.v === undefined || this.v === null;
+      }
+      objectForKey(k: string) {
+        return new Wrapped((this.v as Record<string, unknown>)[k]);
+      }
+      get count() {
+        return (this.v as unknown[]).length;
+      }
+      objectAtIndex(i: number) {
+        return new Wrapped((this.v as unknown[])[i]);
+      }
+    }
+    const struct = (r: Rect) => ({ origin: { x: r.x, y: r.y }, size: { width: r.width, height: r.height } });
+    const calls: unknown[][] = [];
+    const out = runInNewContext(JXA_WORLD, {
+      ObjC: { import: () => {}, unwrap: (w: Wrapped) => w.v, castRefToObject: (r: unknown) => r },
+      $: {
+        CGWindowListCopyWindowInfo: (...a: unknown[]) => {
+          calls.push(a);
+          return new Wrapped(sampled.windows);
+        },
+        NSScreen: {
+          screens: {
+            count: sampled.screens.length,
+            objectAtIndex: (i: number) => {
+              const sc = sampled.screens[i]!;
+              return {
+                localizedName: new Wrapped(sc.name),
+                frame: struct(sc.frame),
+                visibleFrame: struct(sc.visibleFrame),
+              };
+            },
+          },
+        },
+      },
+    }) as string;
+    expect(calls).toEqual([[17, 0]]);
+    expect(parseMacWorld(out)).toEqual(parseMacWorld(WITH_PERMISSION));
+    expect(parseMacWorld(out, { pids: [4711] }).windows.map((w) => w.id)).toEqual([
+      "812",
+      "977",
+      "1021",
+      "1022",
+    ]);
   });
 });

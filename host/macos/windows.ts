@@ -10,16 +10,44 @@ import { type OwnWindows, parseMacWorld } from "./parse.ts";
 /**
  * The JXA script: prints `{"windows":[…],"screens":[…]}`. kCGWindowListOptionOnScreenOnly (1 << 0) |
  * kCGWindowListExcludeDesktopElements (1 << 4) = 17, relative to kCGNullWindowID (0): the windows on screen
- * now, front to back, without the desktop's own. NSScreen frames are Cocoa's (y up); parse.ts flips them.
+ * now, front to back, without the desktop's own. Each dictionary is read key by key (`objectForKey`, then
+ * coerced to the JSON type the parser expects) rather than with one `ObjC.deepUnwrap` of the whole CFArray,
+ * which others report giving `undefined` on macOS 14. NSScreen frames are Cocoa's (y up); parse.ts flips them.
  */
 export const JXA_WORLD = `ObjC.import("CoreGraphics");
 ObjC.import("AppKit");
 (() => {
-  const windows = ObjC.deepUnwrap(ObjC.castRefToObject($.CGWindowListCopyWindowInfo(17, 0))) || [];
+  const get = (d, k) => {
+    const v = d.objectForKey(k);
+    return v === undefined || v === null || v.isNil() ? undefined : ObjC.unwrap(v);
+  };
+  const KEYS = {
+    kCGWindowLayer: Number,
+    kCGWindowNumber: Number,
+    kCGWindowOwnerPID: Number,
+    kCGWindowAlpha: Number,
+    kCGWindowOwnerName: String,
+    kCGWindowName: String,
+    kCGWindowIsOnscreen: Boolean,
+  };
+  const list = ObjC.castRefToObject($.CGWindowListCopyWindowInfo(17, 0));
+  const windows = [];
+  for (let i = 0; i < Number(list.count); i++) {
+    const d = list.objectAtIndex(i);
+    const w = {};
+    for (const k of Object.keys(KEYS)) {
+      const v = get(d, k);
+      if (v !== undefined) w[k] = KEYS[k](v);
+    }
+    const b = d.objectForKey("kCGWindowBounds");
+    if (b && !b.isNil())
+      w.kCGWindowBounds = { X: Number(get(b, "X")), Y: Number(get(b, "Y")), Width: Number(get(b, "Width")), Height: Number(get(b, "Height")) };
+    windows.push(w);
+  }
   const rect = (r) => ({ x: r.origin.x, y: r.origin.y, width: r.size.width, height: r.size.height });
   const all = $.NSScreen.screens;
   const screens = [];
-  for (let i = 0; i < all.count; i++) {
+  for (let i = 0; i < Number(all.count); i++) {
     const s = all.objectAtIndex(i);
     let name = null;
     try {
