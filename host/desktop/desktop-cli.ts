@@ -3,8 +3,11 @@
  * quitting the shell (closing main's window) ends the host, and Ctrl+C ends both.
  */
 
+import type { Monitor } from "../../shell/contract.ts";
 import { getPreset } from "../../src/app/presets/presets.ts";
 import type { BodyTimings } from "../../src/body/machine.ts";
+import type { World } from "../../src/body/world.ts";
+import { watchMacWorld } from "../macos/windows.ts";
 import { parseHostArgs } from "../server/serve-cli.ts";
 import { DEFAULT_PORT, type Host, PortInUseError, startHost } from "../server/server.ts";
 import { watchWorld, xRunner } from "../x11/windows.ts";
@@ -95,7 +98,14 @@ export async function startDesktopApp(opts: {
   log?: (line: string) => void;
 }): Promise<DesktopApp> {
   const host = await startHost({ port: opts.port, env: opts.env, dataDir: opts.dataDir });
-  const shell = spawnShell({ env: opts.env, log: opts.log ?? ((l) => process.stderr.write(`${l}\n`)) });
+  let shell: ShellProcess;
+  try {
+    shell = spawnShell({ env: opts.env, log: opts.log ?? ((l) => process.stderr.write(`${l}\n`)) });
+  } catch (e) {
+    // The shell's program cannot be found or prepared (Electron's binary missing): one line, not a trace.
+    await host.close();
+    throw e;
+  }
   let ready: ReadyMessage;
   try {
     ready = await shell.ready;
@@ -104,7 +114,7 @@ export async function startDesktopApp(opts: {
     await host.close();
     throw e;
   }
-  const bodies = desktopBodies(shell, host, opts.env, opts.timings);
+  const bodies = desktopBodies(shell, host, opts.env, opts.timings, ready.monitors);
   host.body.provide(bodies);
   const desktop = startDesktop({
     shell,
@@ -139,18 +149,25 @@ function desktopBodies(
   host: Host,
   env: NodeJS.ProcessEnv,
   timings: Partial<BodyTimings> | undefined,
+  monitors: Monitor[],
 ): DesktopBodies {
+  const onError = (e: unknown) =>
+    process.stderr.write(`body: reading the windows failed: ${(e as Error).message}\n`);
   const display = env.DISPLAY ?? "";
   const run = xRunner(display, env);
   return createDesktopBodies({
     shell,
     store: host.store,
     broadcast: (name, payload) => host.bridge.broadcast(name, payload),
-    watchWorld: (onChange) =>
-      watchWorld(run, onChange, {
-        spy: { display, env },
-        onError: (e) => process.stderr.write(`body: reading the windows failed: ${(e as Error).message}\n`),
-      }),
+    // macOS: the window list through CoreGraphics (host/macos/), her own windows known by the shell's pid.
+    // Windows has no window reader yet: no windows to sit on, the shell's monitors for move_to. Elsewhere X11
+    // (on Wayland through XWayland).
+    watchWorld:
+      process.platform === "darwin"
+        ? (onChange) => watchMacWorld(onChange, { own: { pids: [shell.child.pid ?? -1] }, onError })
+        : process.platform === "win32"
+          ? (onChange) => watchShellMonitors(shell, monitors, onChange)
+          : (onChange) => watchWorld(run, onChange, { spy: { display, env }, onError }),
     vrm: (id) => getPreset(host.store, id)?.avatar || "default",
     timings,
   });
@@ -183,4 +200,20 @@ export function bodyTimings(raw: string | undefined): Partial<BodyTimings> | und
     out[k as keyof BodyTimings] = v;
   }
   return out;
+}
+
+/** A world of no windows over the shell's monitors, kept current as they change (no window reader here). */
+export function watchShellMonitors(
+  shell: ShellProcess,
+  first: Monitor[],
+  onChange: (world: World) => void,
+): () => void {
+  const world = (ms: Monitor[]): World => ({
+    windows: [],
+    monitors: ms.map((m) => ({ name: m.name, rect: m.geometry, workArea: m.workarea })),
+  });
+  onChange(world(first));
+  return shell.on((m) => {
+    if (m.type === "monitors") onChange(world(m.monitors));
+  });
 }
