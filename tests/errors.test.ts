@@ -5,14 +5,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeConnect } from "../host/push-socket.ts";
 import { PROXY_ERRORS } from "../host/server/proxy.ts";
 import { type Host, startHost } from "../host/server/server.ts";
 import type { Preset } from "../src/app/presets/preset.ts";
 import { savePreset } from "../src/app/presets/presets.ts";
+import { createPushClient } from "../src/io/chat/push/client.ts";
 import { createChatEngine } from "../src/io/chat/stream/engine.ts";
-import type { EngineOptions } from "../src/io/chat/stream/types.ts";
+import type { EngineOptions, TurnError } from "../src/io/chat/stream/types.ts";
 import { proxyBaseUrl } from "../src/ui/backend.ts";
 import { CHAT_ERRORS, plainError } from "../src/ui/errors.ts";
+import { startPushBackend } from "../tools/push-backend/server.ts";
 import { chatStream, type ScriptedBackend, startScriptedBackend } from "../tools/scripted-backend/server.ts";
 
 // What the chat shows for errors the engine really produces: each case runs a real turn through the real
@@ -35,7 +38,7 @@ const preset = (id: string, base_url: string, transport: "chat" | "responses" = 
 async function turn(
   id: string,
   opts: Partial<EngineOptions> = {},
-): Promise<{ error: string; shown: string }> {
+): Promise<{ error: string; failure: TurnError; shown: string }> {
   const engine = createChatEngine({
     transport: "chat",
     baseUrl: proxyBaseUrl(id, host.url.replace(/\/$/, "")),
@@ -44,7 +47,9 @@ async function turn(
   });
   const end = await engine.runTurn({ text: "hi", tools: [], presetId: id });
   expect(end.outcome, end.error ?? "").toBe("error");
-  return { error: end.error!, shown: plainError(end.error!) };
+  // The typed error carries the same message the turn's error string does; the chat words the typed one.
+  expect(end.failure?.message).toBe(end.error);
+  return { error: end.error!, failure: end.failure!, shown: plainError(end.failure!) };
 }
 
 beforeAll(async () => {
@@ -79,16 +84,22 @@ describe("errors in plain words, from real failures", () => {
   it("a backend that is down: the host's 502 sentence, naming the URL and the reason", async () => {
     const dead = `http://127.0.0.1:${await freePort()}/v1`;
     preset("down", dead);
-    const { error, shown } = await turn("down");
+    const { error, failure, shown } = await turn("down");
     expect(error).toMatch(/^backend answered HTTP 502/);
+    expect(failure).toMatchObject({
+      kind: "http",
+      status: 502,
+      url: `${proxyBaseUrl("down", host.url.replace(/\/$/, ""))}/chat/completions`,
+    });
     expect(shown).toBe(PROXY_ERRORS.unreachable(dead, "connection refused"));
   });
 
   it("a refused key (401): check the API key", async () => {
     preset("keyed", keyedUrl);
     host.store.set("yui.keyed.api_key", "wrong", "test");
-    const { error, shown } = await turn("keyed");
+    const { error, failure, shown } = await turn("keyed");
     expect(error).toMatch(/^backend answered HTTP 401/);
+    expect(failure).toMatchObject({ kind: "http", status: 401, detail: "Incorrect API key provided" });
     expect(shown).toBe(CHAT_ERRORS.auth(401));
     // Control: the right key gets an answer, so the 401 above was the key's doing.
     host.store.set("yui.keyed.api_key", "right", "test");
@@ -105,22 +116,26 @@ describe("errors in plain words, from real failures", () => {
   it("an endpoint the backend lacks (404): check the base URL and the transport", async () => {
     preset("old", keyedUrl, "responses");
     host.store.set("yui.old.api_key", "right", "test");
-    const { error, shown } = await turn("old", { transport: "responses" });
+    const { error, failure, shown } = await turn("old", { transport: "responses" });
     expect(error).toMatch(/^backend answered HTTP 404/);
+    expect(failure).toMatchObject({ kind: "http", status: 404, detail: "404 page not found" });
     expect(shown).toBe(CHAT_ERRORS.notFound);
   });
 
   it("a backend failing with a message (500): the status and the backend's own message", async () => {
     preset("scripted", scripted.url);
     scripted.enqueue({ status: 500, body: JSON.stringify({ error: { message: "model crashed" } }) });
-    expect((await turn("scripted")).shown).toBe(CHAT_ERRORS.http(500, "model crashed"));
+    const { failure, shown } = await turn("scripted");
+    expect(failure).toMatchObject({ kind: "http", status: 500, detail: "model crashed" });
+    expect(shown).toBe(CHAT_ERRORS.http(500, "model crashed"));
   });
 
   it("an error inside the stream: the backend's message", async () => {
     preset("scripted", scripted.url);
     scripted.enqueue({ body: `data: ${JSON.stringify({ error: { message: "upstream overloaded" } })}\n\n` });
-    const { error, shown } = await turn("scripted");
+    const { error, failure, shown } = await turn("scripted");
     expect(error).toMatch(/^backend error: /);
+    expect(failure).toMatchObject({ kind: "backend", detail: "upstream overloaded" });
     expect(shown).toBe(CHAT_ERRORS.other("upstream overloaded"));
   });
 
@@ -133,8 +148,9 @@ describe("errors in plain words, from real failures", () => {
       ],
       chunkDelayMs: 3000,
     });
-    const { error, shown } = await turn("scripted", { idleTimeoutMs: 300 });
+    const { error, failure, shown } = await turn("scripted", { idleTimeoutMs: 300 });
     expect(error).toMatch(/stalled/);
+    expect(failure.kind).toBe("stalled");
     expect(shown).toBe(CHAT_ERRORS.stalled);
   });
 
@@ -150,6 +166,44 @@ describe("errors in plain words, from real failures", () => {
     const engine = createChatEngine({ transport: "chat", baseUrl: proxyBaseUrl("yui", origin) });
     const end = await engine.runTurn({ text: "hi", tools: [], presetId: "yui" });
     expect(end.error).toMatch(/^backend unreachable at /);
-    expect(plainError(end.error!)).toBe(CHAT_ERRORS.hostDown);
+    expect(end.failure).toMatchObject({
+      kind: "unreachable",
+      url: `${proxyBaseUrl("yui", origin)}/chat/completions`,
+    });
+    expect(plainError(end.failure!)).toBe(CHAT_ERRORS.hostDown);
+  });
+});
+
+describe("push turns' errors in plain words, from a real push backend", () => {
+  /** One push turn against the reference push backend; returns the turn's end. */
+  async function pushTurn(onTurn: Parameters<typeof startPushBackend>[0], idleMs?: number) {
+    const backend = await startPushBackend(onTurn);
+    const client = createPushClient({
+      url: backend.url,
+      connect: nodeConnect,
+      hello: () => ({ preset: { id: "yui", name: "YUI" }, window: "main", tools: [] }),
+      idleMs,
+    });
+    client.start();
+    try {
+      return await client.runTurn({ text: "hi", context: "" });
+    } finally {
+      client.close();
+      await backend.close();
+    }
+  }
+
+  it("a turn the backend ends with an error: the backend's own message", async () => {
+    const end = await pushTurn({ onTurn: (t) => t.end("error", "model exploded") });
+    expect(end).toMatchObject({ outcome: "error", error: "model exploded" });
+    expect(end.failure).toEqual({ kind: "backend", message: "model exploded", detail: "model exploded" });
+    expect(plainError(end.failure!)).toBe(CHAT_ERRORS.other("model exploded"));
+  });
+
+  it("a backend that goes quiet mid-turn: the push words, as the engine said them", async () => {
+    const end = await pushTurn({ onTurn: (t) => t.segment("I was saying") }, 300);
+    expect(end).toMatchObject({ outcome: "error", error: "push backend went quiet" });
+    expect(end.failure).toMatchObject({ kind: "push", message: "push backend went quiet" });
+    expect(plainError(end.failure!)).toBe(CHAT_ERRORS.other("push backend went quiet"));
   });
 });

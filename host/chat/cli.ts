@@ -278,6 +278,8 @@ function parse(argv: string[]) {
 /** Writes one event as a JSON line, in the CLI's documented shape; `preset` names the character in multi-character runs. */
 export function print(e: EngineEvent | { type: string }, preset: string | undefined): void {
   let line: Record<string, unknown> = { ...e };
+  // turn_end prints its documented fields: the typed failure is for windows, its message is `error`.
+  if (e.type === "turn_end") delete line.failure;
   if (e.type === "cue") {
     const c = e as Extract<EngineEvent, { type: "cue" }>;
     line = { type: "cue", call_id: c.call_id, name: c.name, arguments: c.arguments };

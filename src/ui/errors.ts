@@ -1,7 +1,8 @@
 /**
- * Turns an engine error into plain words for the chat (a backend that is down, a refused key, ...). The
+ * Turns a failed turn into plain words for the chat (a backend that is down, a refused key, ...). The
  * engine's own message stays available as the detail.
  */
+import type { TurnError } from "../io/chat/stream/types.ts";
 
 /** The sentences the chat shows, written once (the e2e tests assert them from here). */
 export const CHAT_ERRORS = {
@@ -16,31 +17,27 @@ export const CHAT_ERRORS = {
   other: (detail: string) => `Something went wrong talking to the backend: ${detail}`,
 } as const;
 
-function messageIn(body: string): string {
-  try {
-    const j = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
-    if (typeof j.error === "string") return j.error;
-    if (j.error && typeof j.error.message === "string") return j.error.message;
-    if (typeof j.message === "string") return j.message;
-  } catch {
-    /* not JSON: the text itself */
+/**
+ * The plain-words message for a failed turn, from its typed error (TurnError): the kind, the status and what
+ * the backend said, never the engine's message text.
+ */
+export function plainError(failure: TurnError): string {
+  switch (failure.kind) {
+    case "http": {
+      const status = failure.status ?? 0;
+      const detail = failure.detail ?? "";
+      // The host's proxy already speaks plainly for a backend that is down (502) or a preset without URL (400).
+      if (status === 502 || status === 400) return detail || CHAT_ERRORS.http(status, "");
+      if (status === 401 || status === 403) return CHAT_ERRORS.auth(status);
+      if (status === 404) return CHAT_ERRORS.notFound;
+      return CHAT_ERRORS.http(status, detail);
+    }
+    // The page reaches every backend through its own host: a request that never arrived means the host is gone.
+    case "unreachable":
+      return CHAT_ERRORS.hostDown;
+    case "stalled":
+      return CHAT_ERRORS.stalled;
+    default:
+      return CHAT_ERRORS.other(failure.detail ?? failure.message);
   }
-  return body.trim();
-}
-
-/** The plain-words message for a turn's `error` string. */
-export function plainError(error: string): string {
-  const http = /^backend answered HTTP (\d+)[^:]*(?::\s*([\s\S]*))?$/.exec(error);
-  if (http) {
-    const status = Number(http[1]);
-    const detail = messageIn(http[2] ?? "").replace(/…$/, "");
-    // The host's proxy already speaks plainly for a backend that is down (502) or a preset without URL.
-    if (status === 502 || status === 400) return detail || CHAT_ERRORS.http(status, "");
-    if (status === 401 || status === 403) return CHAT_ERRORS.auth(status);
-    if (status === 404) return CHAT_ERRORS.notFound;
-    return CHAT_ERRORS.http(status, detail);
-  }
-  if (/^backend unreachable at /.test(error)) return CHAT_ERRORS.hostDown;
-  if (/stalled|no byte|idle/i.test(error)) return CHAT_ERRORS.stalled;
-  return CHAT_ERRORS.other(error.replace(/^backend error:\s*/, ""));
 }

@@ -330,7 +330,7 @@ export function createPanel(opts: PanelOptions): Panel {
       }
       if (end.outcome === "error") {
         reply.classList.add("error");
-        text.textContent = plainError(end.error ?? "");
+        text.textContent = plainError(end.failure ?? { kind: "other", message: end.error ?? "" });
         text.setAttribute("data-testid", "error");
         text.setAttribute("title", end.error ?? "");
       } else if (end.outcome === "stopped") {

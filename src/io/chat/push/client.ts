@@ -161,10 +161,14 @@ export function createPushClient(opts: PushClientOptions) {
     send: (frame) => {
       if (!sendNow(frame)) outbox.push(frame);
     },
-    quietReason: () =>
-      socket && conn.state === "ready"
-        ? "push backend went quiet"
-        : `push backend unreachable at ${opts.url}: ${conn.lastError || "not connected"}`,
+    quietReason: () => ({
+      kind: "push",
+      url: opts.url,
+      message:
+        socket && conn.state === "ready"
+          ? "push backend went quiet"
+          : `push backend unreachable at ${opts.url}: ${conn.lastError || "not connected"}`,
+    }),
     declared: () => declared,
     held,
   });

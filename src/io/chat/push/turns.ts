@@ -3,7 +3,7 @@
  * backend starts, fed by the backend's frames once the connection (connection.ts) hands them over. Owns each
  * turn's text, idle timer and tool-call chain; knows nothing of sockets or reconnects.
  */
-import type { EngineEvent, TurnEnd, TurnOutcome, TurnWireOrigin } from "../stream/types.ts";
+import type { EngineEvent, TurnEnd, TurnError, TurnOutcome, TurnWireOrigin } from "../stream/types.ts";
 import type { ClientTool } from "../tools/client-tools.ts";
 import type { PushConnectionEvent } from "./connection.ts";
 import type { ClientFrame, parseBackendFrame, ToolCallFrame } from "./frames.ts";
@@ -42,7 +42,7 @@ export interface PushTurnsDeps {
   /** Sends now, or after the next welcome. */
   send(frame: ClientFrame): void;
   /** Why a quiet client turn heard nothing (the connection's state). */
-  quietReason(): string;
+  quietReason(): TurnError;
   /** The tools this connection's hello declared, and its preset. */
   declared(): { tools: ReadonlyMap<string, ClientTool>; presetId: string };
   /** Where a result goes when the connection is down. */
@@ -62,7 +62,7 @@ export function createPushTurns(deps: PushTurnsDeps) {
     turn.idle = deps.later(deps.idleMs, () => finish(turn, "error", deps.quietReason()));
   }
 
-  function finish(turn: OpenTurn, outcome: TurnOutcome, error: string | null) {
+  function finish(turn: OpenTurn, outcome: TurnOutcome, failure: TurnError | null) {
     if (!turns.has(turn.id)) return;
     turns.delete(turn.id);
     if (turn.idle) clearTimeout(turn.idle);
@@ -72,7 +72,8 @@ export function createPushTurns(deps: PushTurnsDeps) {
       text: turn.text,
       round_trips: 0,
       response_id: null,
-      error,
+      error: failure?.message ?? null,
+      ...(failure ? { failure } : {}),
       unanswered: [],
     };
     turn.onEvent(end);
@@ -136,14 +137,16 @@ export function createPushTurns(deps: PushTurnsDeps) {
       case "turn_end": {
         const turn = turns.get(f.turn_id);
         if (!turn) return;
-        const error = f.outcome === "error" ? (f.error ?? "the backend reported an error") : null;
-        void turn.chain.then(() => finish(turn, f.outcome, error));
+        const failure =
+          f.outcome === "error" ? backendFailure(f.error ?? "the backend reported an error") : null;
+        void turn.chain.then(() => finish(turn, f.outcome, failure));
         return;
       }
       case "error": {
         deps.emitGlobal({ type: "protocol_error", code: f.code, message: f.message ?? "" });
         const turn = f.turn_id ? turns.get(f.turn_id) : undefined;
-        if (turn && f.code === "turn_failed") finish(turn, "error", f.message ?? "turn failed");
+        if (turn && f.code === "turn_failed")
+          finish(turn, "error", backendFailure(f.message ?? "turn failed"));
         return;
       }
       case "welcome":
@@ -188,4 +191,9 @@ export function createPushTurns(deps: PushTurnsDeps) {
       for (const turn of [...turns.values()]) if (turn.resolve) finish(turn, "stopped", null);
     },
   };
+}
+
+/** An error the push backend reported for a turn (turn_end with an error, or turn_failed). */
+function backendFailure(message: string): TurnError {
+  return { kind: "backend", message, detail: message };
 }

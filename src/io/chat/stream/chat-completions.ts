@@ -1,5 +1,5 @@
 import type { CallRunner } from "./calls.ts";
-import { parseData, streamErrorMessage } from "./http.ts";
+import { type BackendError, parseData, streamError } from "./http.ts";
 import { hermesProgress } from "./progress.ts";
 import type { SseEvent } from "./sse.ts";
 import type { EngineEvent } from "./types.ts";
@@ -12,7 +12,7 @@ export interface ChatResponseResult {
    * The error the server ended the response with (an error object or `event: error` inside the stream, or
    * finish_reason "error"); the held calls were still released. The turn ends as an error with it.
    */
-  error: string | null;
+  error: BackendError | null;
 }
 
 interface HeldCall {
@@ -77,12 +77,12 @@ export async function readChatResponse(
     else if (isObj(args)) call.arguments = JSON.stringify(args);
   };
 
-  let error: string | null = null;
+  let error: BackendError | null = null;
   for await (const ev of events) {
     if (ev.data === "[DONE]") break;
     const payload = parseData(ev.data);
     if (ev.event === "error") {
-      error = `backend error: ${streamErrorMessage(payload ?? ev.data)}`;
+      error = streamError(payload ?? ev.data);
       break;
     }
     if (ev.event === "hermes.tool.progress" || (isObj(payload) && payload.type === "hermes.tool.progress")) {
@@ -95,7 +95,7 @@ export async function readChatResponse(
     // OpenRouter's mid-stream failure: a top-level error object beside a choice with finish_reason "error",
     // and no [DONE]. The chunk's choice is still read (its finish releases the held calls); reading stops.
     const failed = payload.error !== undefined && payload.error !== null;
-    if (failed) error = `backend error: ${streamErrorMessage(payload)}`;
+    if (failed) error = streamError(payload);
     const choices = Array.isArray(payload.choices) ? payload.choices : [];
     const choice = choices.find((c) => isObj(c) && (c.index ?? 0) === 0) as Obj | undefined;
     if (!choice) {
@@ -121,7 +121,6 @@ export async function readChatResponse(
     if (failed) break;
   }
   release();
-  if (!error && finishReason === "error")
-    error = "backend error: the response ended with finish_reason error";
+  if (!error && finishReason === "error") error = streamError("the response ended with finish_reason error");
   return { text, finishReason, error };
 }

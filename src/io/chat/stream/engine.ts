@@ -12,6 +12,7 @@ import type {
   EngineOptions,
   ResponsesOutputPart,
   TurnEnd,
+  TurnError,
   TurnInput,
   TurnOutcome,
   UnansweredOutput,
@@ -107,7 +108,7 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
       return current;
     };
 
-    const end = (outcome: TurnOutcome, error: string | null): TurnEnd => {
+    const end = (outcome: TurnOutcome, failure: TurnError | null): TurnEnd => {
       // The next Chat Completions turn is rebuilt from speech: keep the exchange unless nothing came of it.
       if (opts.transport === "chat" && (turnText || outcome === "spoken" || outcome === "silent")) {
         session.transcript.push({ role: "user", content: input.text });
@@ -119,7 +120,8 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
         text: turnText,
         round_trips: roundTrips,
         response_id: opts.transport === "responses" ? responseId : null,
-        error,
+        error: failure?.message ?? null,
+        ...(failure ? { failure } : {}),
         unanswered,
       };
       emit(e);
@@ -143,7 +145,7 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
           const res = await readChatResponse(await stream(url, body), runner, onText, emit);
           const answered = await runner.settle();
           // The held calls ran under the usual rules; a response that ended in an error ends the turn with it.
-          if (res.error) throw new BackendError(res.error);
+          if (res.error) throw res.error;
           // "function_call" is the legacy spelling some servers still send.
           const waiting =
             res.text === "" && (res.finishReason === "tool_calls" || res.finishReason === "function_call");
@@ -212,8 +214,7 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
       // Calls released before the failure (a Responses call run at its event, then response.failed) finish
       // and report their result before the turn's end, never after it.
       await (current as CallRunner | null)?.settle();
-      const known = e instanceof BackendError || e instanceof StreamStalledError;
-      return end("error", known ? e.message : `backend error: ${errorMessage(e)}`);
+      return end("error", turnError(e));
     }
   }
 
@@ -257,6 +258,14 @@ function shouldAnswer(answered: AnsweredCall[], waitingOnCues: boolean): boolean
 
 function withModel(model: string | undefined, body: Obj): Obj {
   return model ? { model, ...body } : body;
+}
+
+/** A turn-ending throw as the turn's typed error. */
+function turnError(e: unknown): TurnError {
+  if (e instanceof BackendError) return e.failure;
+  if (e instanceof StreamStalledError) return { kind: "stalled", message: e.message };
+  const detail = errorMessage(e);
+  return { kind: "other", message: `backend error: ${detail}`, detail };
 }
 
 function toolsKey(declared: Obj[]): Obj {

@@ -1,15 +1,41 @@
 import { bodyStart, errorMessage } from "./stream-helpers.ts";
+import type { TurnError } from "./types.ts";
 
-/** A turn-ending failure with a message for the user. */
+/** A turn-ending failure with a message for the user, and the same failure typed (TurnError). */
 export class BackendError extends Error {
+  readonly failure: TurnError;
   constructor(
     message: string,
-    readonly status?: number,
+    failure: Omit<TurnError, "message"> = { kind: "backend", detail: message },
+    /** The body of an HTTP error answer. */
     readonly body?: string,
   ) {
     super(message);
     this.name = "BackendError";
+    this.failure = { ...failure, message };
   }
+  get status(): number | undefined {
+    return this.failure.status;
+  }
+}
+
+/** An error the backend reported inside its stream (an error object, `event: error`, response.failed). */
+export function streamError(payload: unknown): BackendError {
+  const detail = streamErrorMessage(payload);
+  return new BackendError(`backend error: ${detail}`, { kind: "backend", detail });
+}
+
+/** What an error answer's body says: its JSON error message, or the start of its text. */
+export function errorBodyMessage(body: string): string {
+  try {
+    const j = JSON.parse(body) as { error?: { message?: unknown } | string; message?: unknown };
+    if (typeof j.error === "string") return j.error;
+    if (j.error && typeof j.error.message === "string") return j.error.message;
+    if (typeof j.message === "string") return j.message;
+  } catch {
+    /* not JSON: the text itself */
+  }
+  return bodyStart(body).replace(/…$/, "");
 }
 
 /** POSTs a JSON body for a streamed answer; throws BackendError naming the status and the body's start. */
@@ -32,18 +58,23 @@ export async function postJson(
     if (signal?.aborted) throw e;
     const cause = (e as { cause?: unknown }).cause;
     const detail = cause ? errorMessage(cause) : errorMessage(e);
-    throw new BackendError(`backend unreachable at ${url}: ${detail}`);
+    throw new BackendError(`backend unreachable at ${url}: ${detail}`, { kind: "unreachable", url, detail });
   }
   if (!res.ok) {
     const text = await res.text().catch(() => "");
     const reason = res.statusText ? ` ${res.statusText}` : "";
     throw new BackendError(
       `backend answered HTTP ${res.status}${reason}${text ? `: ${bodyStart(text)}` : ""}`,
-      res.status,
+      { kind: "http", status: res.status, url, detail: errorBodyMessage(text) },
       text,
     );
   }
-  if (!res.body) throw new BackendError(`backend answered HTTP ${res.status} with no body`);
+  if (!res.body)
+    throw new BackendError(`backend answered HTTP ${res.status} with no body`, {
+      kind: "http",
+      status: res.status,
+      url,
+    });
   return res;
 }
 

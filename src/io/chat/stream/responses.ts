@@ -1,5 +1,5 @@
 import type { CallRunner } from "./calls.ts";
-import { BackendError, parseData, streamErrorMessage } from "./http.ts";
+import { parseData, streamError } from "./http.ts";
 import { hermesProgress } from "./progress.ts";
 import type { SseEvent } from "./sse.ts";
 import type { EngineEvent } from "./types.ts";
@@ -146,7 +146,7 @@ export async function readResponsesResponse(
     const payload = parseData(ev.data);
     const type = isObj(payload) && typeof payload.type === "string" ? payload.type : ev.event;
     if (!isObj(payload)) {
-      if (ev.event === "error") throw new BackendError(`backend error: ${streamErrorMessage(ev.data)}`);
+      if (ev.event === "error") throw streamError(ev.data);
       continue;
     }
     switch (type) {
@@ -218,7 +218,7 @@ export async function readResponsesResponse(
       }
       case "response.failed":
       case "error":
-        throw new BackendError(`backend error: ${streamErrorMessage(payload)}`);
+        throw streamError(payload);
       case "hermes.tool.progress": {
         const status = hermesProgress(payload, `hermes_${++progressCount}`);
         if (status) emit(status);

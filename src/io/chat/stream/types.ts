@@ -14,6 +14,30 @@ export type ResponsesOutputPart =
   | { type: "input_text"; text: string }
   | { type: "input_image"; image_url: string; detail: "auto" };
 
+/**
+ * Why a turn failed, typed so that a window words it without reading the message:
+ * - `unreachable`: the request never reached a server (`url` is where it went);
+ * - `http`: the server answered a status that is not 2xx (`status`, `url`; `detail` is the server's own message,
+ *   from its JSON error or the start of its body);
+ * - `stalled`: the stream went quiet past the idle timeout;
+ * - `backend`: the backend reported an error itself (inside the stream, or a push turn that failed);
+ * - `push`: the push connection went quiet or could not be reached (`url`);
+ * - `other`: anything else (`detail` is the error's own message).
+ */
+export type TurnErrorKind = "unreachable" | "http" | "stalled" | "backend" | "push" | "other";
+
+export interface TurnError {
+  kind: TurnErrorKind;
+  /** The HTTP status (`http`). */
+  status?: number;
+  /** The URL the failing request or connection went to. */
+  url?: string;
+  /** The engine's whole message, as TurnEnd.error carries it. */
+  message: string;
+  /** What the server or the error said itself, without the engine's framing. */
+  detail?: string;
+}
+
 export interface TurnEnd {
   type: "turn_end";
   outcome: TurnOutcome;
@@ -23,6 +47,8 @@ export interface TurnEnd {
   /** Responses: the id of the turn's last response; null on Chat Completions. */
   response_id: string | null;
   error: string | null;
+  /** The same failure, typed (present when outcome is "error"). */
+  failure?: TurnError;
   /** Responses: one output per call left unanswered, sent ahead of the next turn's user message. */
   unanswered: UnansweredOutput[];
 }
