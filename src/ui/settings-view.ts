@@ -6,9 +6,11 @@
  * store keys they show.
  */
 import { activePresetId } from "../app/presets/presets.ts";
+import { bodySettingsKey } from "../protocol/body.ts";
 import type { ViewContext } from "./context.ts";
 import { h } from "./dom.ts";
 import { mountBackend } from "./settings/backend.ts";
+import { mountBody } from "./settings/body.ts";
 import { mountCharacters } from "./settings/characters.ts";
 import { isPresetKey, isRelationsKey, isSwitchKey } from "./settings/keys.ts";
 import { mountRelations } from "./settings/relations.ts";
@@ -39,6 +41,7 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
   const characters = mountCharacters(screen);
   const backend = mountBackend(screen);
   const voice = mountVoice(screen);
+  const body = mountBody(screen);
   const switches = mountSwitches(ctx);
   const relations = mountRelations(screen);
   const vocabulary = mountVocabulary(ctx);
@@ -47,7 +50,7 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
     h(
       "div",
       { class: "settings-grid" },
-      h("div", { class: "col" }, characters.card, backend.card, voice.card),
+      h("div", { class: "col" }, characters.card, backend.card, voice.card, body.card),
       h("div", { class: "col" }, switches.card, relations.card, vocabulary.card),
     ),
   );
@@ -57,6 +60,7 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
     characters.render();
     backend.render();
     voice.render();
+    body.render();
     relations.render();
   }
   renderSelected();
@@ -67,5 +71,6 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
     relations.render();
   });
   kv.watch(isRelationsKey, relations.render);
+  kv.watch((k) => k === bodySettingsKey(screen.selected), body.render);
   kv.watch(isSwitchKey, switches.render);
 }
