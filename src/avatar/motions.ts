@@ -15,6 +15,11 @@ export interface ProceduralClip {
   duration: number;
   bones: Partial<Record<VRMHumanBoneName, ReadonlyArray<Key<Deg3>>>>;
   hipsOffset?: ReadonlyArray<Key<Deg3>>;
+  /**
+   * hipsOffset is given in units of the hips' resting height above the floor instead of metres, so a seat or a
+   * bed is reached the same way by a small and a tall model (the posture clips).
+   */
+  hipsRelative?: boolean;
 }
 
 /** The stance every clip starts from and returns to: arms relaxed at the sides (not the T-pose). */
@@ -310,4 +315,357 @@ export function keysWithRest<T>(
   if (out.length === 0 || out[0]![0] > 0) out.unshift([0, rest]);
   if (out[out.length - 1]![0] < duration) out.push([duration, rest]);
   return out;
+}
+
+// ---- Posture clips: her body on the desktop (docs/body.md "In main's page") ----
+
+/** A clip of a posture: held in a loop (sitting, walking) or played once and held at its end (lying down, waking). */
+export interface PostureClip extends ProceduralClip {
+  loop: boolean;
+  /** Seconds into the clip of the pose shown, still, under reduced motion (a loop stands still there). */
+  still: number;
+}
+
+/** The bed, in units of her hips' resting height (the lying clips put her on it): a low box with a pillow. */
+export const BED = {
+  /** Height of the mattress top above the floor. */
+  height: 0.4,
+  /** Depth (front to back) and its centre's distance behind her standing place. */
+  depth: 0.9,
+  z: -0.55,
+  /** Length along her lying body (head to the screen's left), centred where she stands. */
+  length: 2.4,
+  /** Seconds the bed takes to appear and to fade. */
+  fadeIn: 1,
+  fadeOut: 0.8,
+} as const;
+
+/** The same keys at the start and the end of a loop of `d` seconds (a held pose). */
+const hold = (d: number, pose: Deg3): Array<Key<Deg3>> => [
+  [0, pose],
+  [d, pose],
+];
+/** A two-beat loop of `d` seconds: `a`, `b` half way, `a` again. */
+const cycle = (d: number, a: Deg3, b: Deg3): Array<Key<Deg3>> => [
+  [0, a],
+  [d / 2, b],
+  [d, a],
+];
+/**
+ * Where her seat is when she sits, as a share of her window's height above its bottom: the host hangs her window
+ * that much lower while she sits (SIT_DROP in host/desktop/body.ts), so the edge she sits on is under her seat.
+ */
+export const SIT_SEAT = 0.3;
+// The hips' drop that puts the seat there on a model framed whole (stage/framing.ts: the window shows 1.08 of
+// her height, about 1.9 hips' heights): the seat 0.28 of her height above her feet, the hips a thigh's
+// thickness above it.
+const SIT_HIPS = -0.39;
+// Where she lies on the bed (hips offset, relative): above the mattress, over its depth.
+const ON_BED: Deg3 = [0, BED.height + 0.12 - 1, BED.z];
+const LYING_HIPS: Deg3 = [0, 0, 90];
+// Lying on her right side, her left arm rests along her body.
+const LYING_LEFT_ARM: Deg3 = [0, -6, -86];
+const SEATED_ON_BED: Deg3 = [0, BED.height + 0.05 - 1, BED.z + 0.25];
+
+const LIE_DOWN_S = 4;
+const WAKE_S = 22;
+
+/** The walking cycle facing the viewer; walk_left and walk_right turn it sideways (turned()). */
+const WALK: PostureClip = {
+  duration: 1,
+  loop: true,
+  still: 0.25,
+  hipsRelative: true,
+  bones: {
+    hips: hold(1, [0, 0, 0]),
+    leftUpperLeg: cycle(1, [-28, 0, 1.5], [22, 0, 1.5]),
+    rightUpperLeg: cycle(1, [22, 0, -1.5], [-28, 0, -1.5]),
+    leftLowerLeg: [
+      [0, [8, 0, 0]],
+      [0.25, [10, 0, 0]],
+      [0.5, [20, 0, 0]],
+      [0.75, [55, 0, 0]],
+      [1, [8, 0, 0]],
+    ],
+    rightLowerLeg: [
+      [0, [20, 0, 0]],
+      [0.25, [55, 0, 0]],
+      [0.5, [8, 0, 0]],
+      [0.75, [10, 0, 0]],
+      [1, [20, 0, 0]],
+    ],
+    leftUpperArm: cycle(1, [18, -6, -70], [-18, -6, -70]),
+    rightUpperArm: cycle(1, [-18, 6, 70], [18, 6, 70]),
+    spine: cycle(1, [4, 4, 0], [4, -4, 0]),
+  },
+  hipsOffset: [
+    [0, [0, -0.02, 0]],
+    [0.25, [0, 0, 0]],
+    [0.5, [0, -0.02, 0]],
+    [0.75, [0, 0, 0]],
+    [1, [0, -0.02, 0]],
+  ],
+};
+
+/** Leaning out to the screen's left (her right) around a window's edge, a hand on it; peek_right mirrors it. */
+const PEEK_LEFT: PostureClip = {
+  duration: 3,
+  loop: true,
+  still: 1.5,
+  hipsRelative: true,
+  bones: {
+    spine: cycle(3, [0, 0, 10], [0, 0, 15]),
+    chest: cycle(3, [0, 0, 8], [0, 0, 12]),
+    neck: hold(3, [0, 0, 6]),
+    head: cycle(3, [0, -8, 8], [0, -12, 10]),
+    rightUpperArm: hold(3, [-30, 25, 35]),
+    rightLowerArm: hold(3, [0, 50, 0]),
+  },
+  hipsOffset: cycle(3, [-0.04, 0, 0], [-0.06, 0, 0]),
+};
+
+/** Her clip of each posture, by clip id (postureClipId() in posture.ts picks one from the body's event). */
+export const POSTURE_CLIPS: Readonly<Record<string, PostureClip>> = {
+  walk: WALK,
+  walk_left: turned(WALK, -75),
+  walk_right: turned(WALK, 75),
+  /** Hand over hand up (or down) a window's side; legs step in turn. */
+  climb: {
+    duration: 1.2,
+    loop: true,
+    still: 0.3,
+    hipsRelative: true,
+    bones: {
+      leftUpperArm: cycle(1.2, [-20, 0, 60], [-20, 0, 5]),
+      rightUpperArm: cycle(1.2, [-20, 0, -5], [-20, 0, -60]),
+      leftLowerArm: cycle(1.2, [0, -10, 0], [0, -60, 0]),
+      rightLowerArm: cycle(1.2, [0, 60, 0], [0, 10, 0]),
+      leftUpperLeg: cycle(1.2, [0, 0, 1.5], [-50, 0, 1.5]),
+      rightUpperLeg: cycle(1.2, [-50, 0, -1.5], [0, 0, -1.5]),
+      leftLowerLeg: cycle(1.2, [5, 0, 0], [75, 0, 0]),
+      rightLowerLeg: cycle(1.2, [75, 0, 0], [5, 0, 0]),
+      head: hold(1.2, [-12, 0, 0]),
+    },
+    hipsOffset: cycle(1.2, [0, 0, 0], [0, 0.03, 0]),
+  },
+  /**
+   * Sitting on an edge: thighs forward, lower legs hanging over it and swinging a little, hands on the edge
+   * beside her. Her seat is 30 % of the window's height above its bottom (SIT_SEAT), where the host puts the edge.
+   */
+  sit: {
+    duration: 4,
+    loop: true,
+    still: 0,
+    hipsRelative: true,
+    bones: {
+      leftUpperLeg: hold(4, [-88, 0, 4]),
+      rightUpperLeg: hold(4, [-88, 0, -4]),
+      leftLowerLeg: cycle(4, [70, 0, 0], [95, 0, 0]),
+      rightLowerLeg: cycle(4, [95, 0, 0], [70, 0, 0]),
+      leftUpperArm: hold(4, [-12, -10, -62]),
+      rightUpperArm: hold(4, [-12, 10, 62]),
+      spine: hold(4, [-3, 0, 0]),
+    },
+    hipsOffset: hold(4, [0, SIT_HIPS, 0]),
+  },
+  peek_left: PEEK_LEFT,
+  peek_right: mirrored(PEEK_LEFT),
+  /** Held up by the user's hand: legs dangling and swinging, arms loose. */
+  dangle: {
+    duration: 1.6,
+    loop: true,
+    still: 0,
+    bones: {
+      leftUpperLeg: cycle(1.6, [-14, 0, 3], [6, 0, 3]),
+      rightUpperLeg: cycle(1.6, [6, 0, -3], [-14, 0, -3]),
+      leftLowerLeg: cycle(1.6, [25, 0, 0], [10, 0, 0]),
+      rightLowerLeg: cycle(1.6, [10, 0, 0], [25, 0, 0]),
+      leftUpperArm: cycle(1.6, [-10, -6, -45], [10, -6, -50]),
+      rightUpperArm: cycle(1.6, [10, 6, 45], [-10, 6, 50]),
+      head: hold(1.6, [8, 0, 6]),
+    },
+  },
+  /** From standing onto the bed behind her: sits on its edge, then lies down on her side. Ends lying. */
+  lie_down: {
+    duration: LIE_DOWN_S,
+    loop: false,
+    still: LIE_DOWN_S,
+    hipsRelative: true,
+    bones: {
+      hips: [
+        [1.4, [0, 0, 0]],
+        [2.8, LYING_HIPS],
+        [LIE_DOWN_S, LYING_HIPS],
+      ],
+      leftUpperLeg: [
+        [1.4, [-80, 0, 4]],
+        [2.8, [-40, 0, 0]],
+        [LIE_DOWN_S, [-35, 0, 0]],
+      ],
+      rightUpperLeg: [
+        [1.4, [-80, 0, -4]],
+        [2.8, [-40, 0, 0]],
+        [LIE_DOWN_S, [-35, 0, 0]],
+      ],
+      leftLowerLeg: [
+        [1.4, [80, 0, 0]],
+        [LIE_DOWN_S, [50, 0, 0]],
+      ],
+      rightLowerLeg: [
+        [1.4, [80, 0, 0]],
+        [LIE_DOWN_S, [50, 0, 0]],
+      ],
+      rightUpperArm: [
+        [1.4, [-20, 10, 62]],
+        [LIE_DOWN_S, [-50, 6, 70]],
+      ],
+      leftUpperArm: [
+        [2.8, [0, -6, -70]],
+        [LIE_DOWN_S, LYING_LEFT_ARM],
+      ],
+      head: [
+        [2.8, [0, 0, 0]],
+        [LIE_DOWN_S, [0, 0, -20]],
+      ],
+    },
+    hipsOffset: [
+      [1.4, SEATED_ON_BED],
+      [2.8, ON_BED],
+      [LIE_DOWN_S, ON_BED],
+    ],
+  },
+  /** Asleep on the bed, on her side with her knees drawn up (breathing comes from idle life). */
+  sleep: {
+    duration: 6,
+    loop: true,
+    still: 0,
+    hipsRelative: true,
+    bones: {
+      hips: hold(6, LYING_HIPS),
+      leftUpperLeg: hold(6, [-35, 0, 0]),
+      rightUpperLeg: hold(6, [-35, 0, 0]),
+      leftLowerLeg: hold(6, [50, 0, 0]),
+      rightLowerLeg: hold(6, [50, 0, 0]),
+      rightUpperArm: hold(6, [-50, 6, 70]),
+      leftUpperArm: hold(6, LYING_LEFT_ARM),
+      chest: cycle(6, [0, 0, 0], [3, 0, 0]),
+      head: hold(6, [0, 0, -20]),
+    },
+    hipsOffset: hold(6, ON_BED),
+  },
+  /** About 22 s: she sits up on the bed, rubs her eyes, stretches, stands up and looks around. Ends standing. */
+  wake: {
+    duration: WAKE_S,
+    loop: false,
+    still: WAKE_S,
+    hipsRelative: true,
+    bones: {
+      hips: [
+        [0, LYING_HIPS],
+        [1, LYING_HIPS],
+        [3.5, [0, 0, 0]],
+      ],
+      leftUpperLeg: [
+        [0, [-35, 0, 0]],
+        [3.5, [-80, 0, 4]],
+        [14, [-80, 0, 4]],
+        [17, [0, 0, 1.5]],
+      ],
+      rightUpperLeg: [
+        [0, [-35, 0, 0]],
+        [3.5, [-80, 0, -4]],
+        [14, [-80, 0, -4]],
+        [17, [0, 0, -1.5]],
+      ],
+      leftLowerLeg: [
+        [0, [50, 0, 0]],
+        [3.5, [80, 0, 0]],
+        [14, [80, 0, 0]],
+        [17, [0, 0, 0]],
+      ],
+      rightLowerLeg: [
+        [0, [50, 0, 0]],
+        [3.5, [80, 0, 0]],
+        [14, [80, 0, 0]],
+        [17, [0, 0, 0]],
+      ],
+      // Rubs her eyes with her right hand, then both arms up for a long stretch.
+      rightUpperArm: [
+        [0, [-50, 6, 70]],
+        [3.5, [-20, 10, 62]],
+        [4.5, [-60, 40, 30]],
+        [6.5, [-60, 40, 30]],
+        [7.5, [-20, 10, 62]],
+        [9, [0, 0, -80]],
+        [12, [0, 0, -80]],
+        [13.5, [0, 6, 70]],
+      ],
+      rightLowerArm: [
+        [4.5, [0, 110, 0]],
+        [6.5, [0, 110, 0]],
+        [7.5, [0, 14, 0]],
+      ],
+      leftUpperArm: [
+        [0, LYING_LEFT_ARM],
+        [3.5, [0, -6, -70]],
+        [7.5, [0, -6, -70]],
+        [9, [0, 0, 80]],
+        [12, [0, 0, 80]],
+        [13.5, [0, -6, -70]],
+      ],
+      spine: [
+        [9, [-8, 0, 0]],
+        [12, [-8, 0, 0]],
+        [14, [0, 0, 0]],
+        [15.5, [25, 0, 0]],
+        [17, [0, 0, 0]],
+      ],
+      head: [
+        [0, [0, 0, -20]],
+        [3.5, [8, 0, 0]],
+        [9, [-14, 0, 0]],
+        [12, [-14, 0, 0]],
+        [17, [0, 0, 0]],
+        [18.5, [0, 22, 0]],
+        [20, [0, -18, 0]],
+        [21.2, [0, 0, 0]],
+      ],
+    },
+    hipsOffset: [
+      [0, ON_BED],
+      [1, ON_BED],
+      [3.5, SEATED_ON_BED],
+      [14, SEATED_ON_BED],
+      [17, [0, 0, 0]],
+    ],
+  },
+};
+/** `clip` turned `deg` degrees about the vertical at the hips (positive: toward the screen's right). */
+export function turned<C extends ProceduralClip>(clip: C, deg: number): C {
+  const hips = clip.bones.hips ?? hold(clip.duration, [0, 0, 0]);
+  return {
+    ...clip,
+    bones: { ...clip.bones, hips: hips.map(([t, [x, y, z]]) => [t, [x, y + deg, z]] as Key<Deg3>) },
+  };
+}
+
+/** `clip` mirrored left for right: left and right bones swapped, rotations about Y and Z and offsets along X negated. */
+export function mirrored<C extends ProceduralClip>(clip: C): C {
+  const swap = (bone: string) =>
+    bone.startsWith("left")
+      ? `right${bone.slice(4)}`
+      : bone.startsWith("right")
+        ? `left${bone.slice(5)}`
+        : bone;
+  // 0 stays 0 (not -0), so that mirroring twice gives the clip back.
+  const neg = (v: number) => (v === 0 ? 0 : -v);
+  const flip = (keys: ReadonlyArray<Key<Deg3>>) =>
+    keys.map(([t, [x, y, z]]) => [t, [x, neg(y), neg(z)]] as Key<Deg3>);
+  return {
+    ...clip,
+    bones: Object.fromEntries(Object.entries(clip.bones).map(([b, keys]) => [swap(b), flip(keys!)])),
+    ...(clip.hipsOffset
+      ? { hipsOffset: clip.hipsOffset.map(([t, [x, y, z]]) => [t, [neg(x), y, z]] as Key<Deg3>) }
+      : {}),
+  };
 }

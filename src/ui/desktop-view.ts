@@ -4,9 +4,23 @@
  * a small input that a click on her opens. The conversation is the chat panel's own (createPanel): the same
  * engine, history and turns as the main view, with the tools of the desktop app's main or pet window; this view
  * only lays it out for the desktop. It reports
- * her silhouette (from the rendered alpha) to the shell, which takes clicks only there.
+ * her silhouette (from the rendered alpha) to the shell, which takes clicks only there. Main's window also lends
+ * itself to her body (docs/body.md "In main's page"): it holds `body_attach`, plays the host's `yui://body`
+ * events on the stage, and hands the panel's body_action and look the host's executor over the bridge.
  */
 import { activePresetId, getPreset } from "../app/presets/presets.ts";
+import type { Stage } from "../avatar/stage.ts";
+import { executorOverBridge } from "../body/remote.ts";
+import {
+  type AvatarExecutor,
+  BODY_EVENT,
+  type BodyActionResult,
+  type BodyEvent,
+  BodyEventSchema,
+  BodySettingsSchema,
+  bodySettingsKey,
+} from "../protocol/body.ts";
+import type { BridgeClient } from "./bridge-client.ts";
 import type { ViewContext } from "./context.ts";
 import { alphaRects, type Rect, toPixels } from "./desktop-silhouette.ts";
 import { h } from "./dom.ts";
@@ -22,13 +36,98 @@ const SAMPLE_MS = 150;
 interface ShellWindow {
   webkit?: { messageHandlers?: { yui?: { postMessage(m: string): void } } };
   __yuiShell?: (m: unknown) => void;
-  __yuiStage?: { renderer: { render: (...a: unknown[]) => void } };
+  __yuiStage?: Pick<Stage, "setPosture" | "setOccluded" | "setReducedMotion"> & {
+    renderer: { render: (...a: unknown[]) => void };
+  };
 }
 const w = window as unknown as ShellWindow;
 
 /** Sends a message to the desktop shell; a no-op in an ordinary browser. */
 function toShell(m: unknown): void {
   w.webkit?.messageHandlers?.yui?.postMessage(JSON.stringify(m));
+}
+
+/**
+ * The host's avatar executor over the bridge (src/body/remote.ts), except that a body_action the host could not
+ * answer (the bridge went down) still ends in one of the spec's words: the caller's deadline when it was the
+ * caller that stopped, otherwise `unsupported` (no executor reachable).
+ */
+export function bridgeExecutor(bridge: BridgeClient): AvatarExecutor {
+  const remote = executorOverBridge((c, a, o) => bridge.invoke(c, a, o));
+  return {
+    ...remote,
+    async bodyAction(args, signal) {
+      try {
+        return await remote.bodyAction(args, signal);
+      } catch {
+        return (signal.aborted ? "timeout" : "unsupported") satisfies BodyActionResult;
+      }
+    },
+  };
+}
+
+/** What main's window holds of her body: the executor while the host lends it, and the clicks and messages. */
+export interface BodyLink {
+  /** The host's executor from the first `yui://body` event for this preset until the bridge closes. */
+  executor(): AvatarExecutor | null;
+  /** A click on her or a message from the user (fire and forget). */
+  poke(): void;
+  dispose(): void;
+}
+
+/**
+ * Holds `body_attach` for `presetId` (again after every reconnect) and passes each `yui://body` event for it to
+ * `onEvent`. The hold is let go on dispose; `detached` (another main took it) ends it until the next connect.
+ */
+export function linkBody(bridge: BridgeClient, presetId: string, onEvent: (ev: BodyEvent) => void): BodyLink {
+  const proxy = bridgeExecutor(bridge);
+  let available = false;
+  let hold: AbortController | null = null;
+  const attach = () => {
+    hold?.abort();
+    const ac = new AbortController();
+    hold = ac;
+    bridge.invoke("body_attach", { presetId }, { signal: ac.signal }).then(
+      () => {
+        // detached or unsupported: this window no longer (or never) holds her body.
+        if (hold === ac) available = false;
+      },
+      () => {},
+    );
+  };
+  const offHello = bridge.onHello(attach);
+  const offState = bridge.onState((s) => {
+    if (s === "closed") available = false;
+  });
+  const offEvent = bridge.on(BODY_EVENT, (payload) => {
+    const ev = BodyEventSchema.safeParse(payload);
+    if (!ev.success || ev.data.presetId !== presetId) return;
+    available = true;
+    onEvent(ev.data);
+  });
+  // Mounted after the first hello (app.ts waits for it): attach for this connection now.
+  attach();
+  return {
+    executor: () => (available ? proxy : null),
+    poke() {
+      bridge.invoke("body_poke", {}).catch(() => {});
+    },
+    dispose() {
+      offHello();
+      offState();
+      offEvent();
+      hold?.abort();
+      hold = null;
+      available = false;
+    },
+  };
+}
+
+/** Reduced motion: the system's preference or the Character tab's switch (docs/body.md). */
+function reducedMotion(kv: ViewContext["kv"], presetId: string): boolean {
+  const setting = BodySettingsSchema.safeParse(kv.get(bodySettingsKey(presetId)));
+  const system = typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+  return system || (setting.success && setting.data.reduced_motion);
 }
 
 /** Mounts the character window of `?preset=` (main's character when absent). */
@@ -44,7 +143,35 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
   }
   // The desktop app's window kinds (pet-window-tools.ts): main's window and every pet window declare browser,
   // main's also body_action and look.
-  const panel = createPanel({ ...ctx, presetId, kind: role, stage: true, signals: role === "main" });
+  // Main's body: the host's executor while this window holds it, her postures from its events.
+  let body: BodyEvent | null = null;
+  const applyBody = () => {
+    const stage = w.__yuiStage;
+    if (!stage) return;
+    stage.setReducedMotion(reducedMotion(ctx.kv, presetId));
+    if (!body) return;
+    stage.setPosture(body);
+    stage.setOccluded(body.occluded);
+  };
+  const link =
+    role === "main"
+      ? linkBody(ctx.bridge, presetId, (ev) => {
+          body = ev;
+          applyBody();
+        })
+      : null;
+  if (link) {
+    ctx.kv.watch(bodySettingsKey(presetId), applyBody);
+    addEventListener("pagehide", () => link.dispose());
+  }
+  const panel = createPanel({
+    ...ctx,
+    presetId,
+    kind: role,
+    stage: true,
+    signals: role === "main",
+    avatarExecutor: link ? () => link.executor() : undefined,
+  });
   const bubbleText = h("div", { class: "bubble-text", "data-testid": "bubble-text" });
   const bubble = h("div", { class: "bubble", "data-testid": "bubble", hidden: true }, bubbleText);
   const box = h("div", { class: "desktop", "data-testid": "desktop" }, bubble, panel.el);
@@ -66,13 +193,23 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     const inside = herRects().some(
       ([x, y, w, h]) => e.clientX >= x && e.clientX < x + w && e.clientY >= y && e.clientY < y + h,
     );
-    if (inside) setInput(!box.classList.contains("input-open"));
+    if (!inside) return;
+    setInput(!box.classList.contains("input-open"));
+    link?.poke();
   });
   input.addEventListener("keydown", (e) => {
     if (e.key === "Escape") setInput(false);
   });
   // The panel's own submit handler sends (registered first); this one puts the input away.
   form.addEventListener("submit", () => setInput(false));
+  // A message wakes her or interrupts the bed's setup (seen before the panel's handler empties the input).
+  box.addEventListener(
+    "submit",
+    () => {
+      if (input.value.trim()) link?.poke();
+    },
+    true,
+  );
 
   // ---- the bubble: the reply of the turn playing now, as it streams ----
   let fade: ReturnType<typeof setTimeout> | undefined;
@@ -164,6 +301,7 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
       return;
     }
     clearInterval(hook);
+    applyBody();
     const render = stage.renderer.render.bind(stage.renderer);
     stage.renderer.render = (...a: unknown[]) => {
       render(...a);

@@ -1,6 +1,7 @@
 import * as THREE from "three";
 import { type AnchoredCue, createCueScheduler } from "../cues.ts";
 import { attachModelDrop } from "../model-file.ts";
+import type { PostureState } from "../posture.ts";
 import { createStage, type Stage, type StageInspection, type StageOptions } from "../stage.ts";
 
 // Test and benchmark harness page: exposes the stage to Playwright through window.harness.
@@ -292,7 +293,19 @@ const harness = {
       .toArray() as [number, number, number];
     return { frames, sideways };
   },
-  /** Pretends the window was hidden or shown (the browser fires visibilitychange the same way). */
+  /** Her body's state, as main's page passes on the host's `yui://body` event. */
+  setPosture(state: PostureState) {
+    need().setPosture(state);
+  },
+  setReducedMotion(on: boolean) {
+    need().setReducedMotion(on);
+  },
+  /** The bed in the rendered scene: its opacity, or null when there is none. */
+  bed(): number | null {
+    const bed = rendered?.getObjectByName("yui-bed") as THREE.Group | undefined;
+    const mesh = bed?.children[0] as THREE.Mesh | undefined;
+    return mesh ? (mesh.material as THREE.Material).opacity : null;
+  },
   /** What the shell reports for the character's window: hidden or fully covered. */
   setOccluded(on: boolean) {
     need().setOccluded(on);
