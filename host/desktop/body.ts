@@ -9,7 +9,7 @@ import type { ShellToHost } from "../../shell/contract.ts";
 import { type Clock, realClock } from "../../src/body/clock.ts";
 import { BodyMachine, type BodySnapshot, type BodyTimings } from "../../src/body/machine.ts";
 import { perchTargets } from "../../src/body/perch.ts";
-import type { Rect, World } from "../../src/body/world.ts";
+import { fullyCovered, type Rect, type World } from "../../src/body/world.ts";
 import {
   BODY_EVENT,
   type BodyActionArgs,
@@ -196,7 +196,7 @@ class LiveBody implements AttachedBody {
       bed: s.bed,
       moving: s.moving,
       facing: this.facing,
-      occluded: false,
+      occluded: this.occluded(),
     };
     const key = JSON.stringify(ev);
     if (key !== this.lastEvent) {
@@ -204,6 +204,16 @@ class LiveBody implements AttachedBody {
       this.o.broadcast(BODY_EVENT, ev);
     }
     this.timer = setTimeout(() => this.tick(), s.moving ? MOVE_TICK_MS : REST_TICK_MS);
+  }
+
+  /** Whether other windows stacked above her window cover all of it (she then draws nothing). */
+  private occluded(): boolean {
+    const g = this.place();
+    if (!g || !this.world?.hers) return false;
+    const mine = this.world.hers.find(
+      (w) => w.rect.width === g.width && w.rect.height === g.height && w.rect.x === g.x && w.rect.y === g.y,
+    );
+    return mine ? fullyCovered(mine.rect, mine.above) : false;
   }
 
   fromShell(m: ShellToHost): void {

@@ -166,6 +166,22 @@ describe("assembleWorld", () => {
       },
     ]);
   });
+  it("her own windows are not listed, but carry the frames of the listed windows stacked above them", () => {
+    const root = new Map([["_NET_CLIENT_LIST_STACKING", "window id # 0x1, 0x2, 0x3, 0x4"]]);
+    const below = client("0x1", { WM_CLASS: '"a", "A"' }, { x: 0, y: 0 });
+    const hers = client("0x2", { WM_CLASS: '"yui", "YUI"', _NET_WM_NAME: '"Yui"' }, { x: 5, y: 5 });
+    const above = client("0x3", { WM_CLASS: '"b", "B"' }, { x: 50, y: 60 });
+    const hidden = client("0x4", { WM_CLASS: '"yui", "YUI"' }, { viewable: false });
+    const w = assembleWorld(root, [below, hers, above, hidden], []);
+    expect(w.windows.map((x) => x.id)).toEqual(["0x3", "0x1"]);
+    expect(w.hers).toEqual([
+      {
+        title: "Yui",
+        rect: { x: 5, y: 5, width: 100, height: 50 },
+        above: [{ x: 50, y: 60, width: 100, height: 50 }],
+      },
+    ]);
+  });
   it("without _NET_WORKAREA each work area is its monitor", () => {
     const w = assembleWorld(new Map(), [], parseMonitors(MONITORS));
     expect(w.monitors[1]!.workArea).toEqual({ x: 1920, y: 0, width: 1280, height: 1024 });

@@ -3,7 +3,7 @@
 // so that xprop prints UTF-8 titles raw.
 
 import { parseAtoms, parseCardinals, parseString, parseWindowIds, parseWmClass } from "@yui/mod-kit/x11";
-import type { DesktopWindow, Monitor, Rect, World } from "../../src/body/world.ts";
+import type { DesktopWindow, Monitor, OwnWindow, Rect, World } from "../../src/body/world.ts";
 import { intersect } from "../../src/body/world.ts";
 
 export {
@@ -131,11 +131,24 @@ export function assembleWorld(
 ): World {
   const current = parseCardinals(root.get("_NET_CURRENT_DESKTOP"))[0] ?? null;
   const byId = new Map(clients.map((c) => [c.id, c]));
-  const windows = parseWindowIds(root.get("_NET_CLIENT_LIST_STACKING"))
-    .reverse()
+  const stacked = parseWindowIds(root.get("_NET_CLIENT_LIST_STACKING"))
     .map((id) => byId.get(id))
-    .filter((c): c is ClientReading => !!c && leftOutBecause(c, current) === null)
-    .map(toDesktopWindow);
+    .filter((c): c is ClientReading => !!c);
+  // Bottom to top: each of her visible windows collects the listed windows stacked above it.
+  const hers: OwnWindow[] = [];
+  const listed: DesktopWindow[] = [];
+  for (const c of stacked) {
+    const why = leftOutBecause(c, current);
+    if (why === null) {
+      const w = toDesktopWindow(c);
+      listed.push(w);
+      for (const own of hers) own.above.push({ ...w.rect });
+    } else if (why === "hers" && c.geometry.viewable) {
+      const w = toDesktopWindow(c);
+      hers.push({ title: w.title, rect: w.rect, above: [] });
+    }
+  }
+  const windows = listed.reverse();
   const wa = parseCardinals(root.get("_NET_WORKAREA"));
   const i = (current ?? 0) * 4;
   const area: Rect | null =
@@ -145,5 +158,5 @@ export function assembleWorld(
     rect: { ...m.rect },
     workArea: (area && intersect(area, m.rect)) ?? { ...m.rect },
   }));
-  return { windows, monitors: mons };
+  return { windows, monitors: mons, hers };
 }

@@ -31,11 +31,40 @@ export interface Monitor {
   workArea: Rect;
 }
 
+/** One of her own windows as the platform stacks it: its frame and the frames of listed windows above it. */
+export interface OwnWindow {
+  title: string | null;
+  rect: Rect;
+  /** Frames of other applications' windows stacked above this one. */
+  above: Rect[];
+}
+
 /** Everything the body needs to know about the desktop at one moment. */
 export interface World {
   /** Visible windows on the current workspace, frontmost first; hers, minimized and hidden ones are not listed. */
   windows: DesktopWindow[];
   monitors: Monitor[];
+  /** Her own visible windows, where the platform tells their stacking (X11); for "fully covered". */
+  hers?: OwnWindow[];
+}
+
+/** Whether `covers` together cover every pixel of `r` (a sweep over the x-boundaries of the covers). */
+export function fullyCovered(r: Rect, covers: readonly Rect[]): boolean {
+  const inside = covers.map((c) => intersect(r, c)).filter((c): c is Rect => c !== null);
+  if (!inside.length) return false;
+  const xs = [...new Set([r.x, r.x + r.width, ...inside.flatMap((c) => [c.x, c.x + c.width])])].sort(
+    (a, b) => a - b,
+  );
+  for (let i = 0; i + 1 < xs.length; i++) {
+    const [x0, x1] = [xs[i]!, xs[i + 1]!];
+    if (x0 < r.x || x1 > r.x + r.width) continue;
+    const spans = inside
+      .filter((c) => c.x <= x0 && c.x + c.width >= x1)
+      .map((c) => ({ start: c.y, end: c.y + c.height }));
+    const open = subtractSpans({ start: r.y, end: r.y + r.height }, spans);
+    if (open.length) return false;
+  }
+  return true;
 }
 
 export function intersect(a: Rect, b: Rect): Rect | null {
