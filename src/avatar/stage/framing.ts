@@ -117,7 +117,7 @@ function lyingBox(stand: THREE.Box3): THREE.Box3 {
   const h = stand.max.y - stand.min.y;
   const cx = (stand.min.x + stand.max.x) / 2;
   return new THREE.Box3(
-    new THREE.Vector3(cx - 0.62 * h, stand.min.y, stand.min.z),
-    new THREE.Vector3(cx + 0.62 * h, stand.min.y + 0.55 * h, stand.max.z),
+    new THREE.Vector3(cx - 0.68 * h, stand.min.y, stand.min.z),
+    new THREE.Vector3(cx + 0.68 * h, stand.min.y + 0.55 * h, stand.max.z),
   );
 }
