@@ -141,8 +141,6 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     root.append(h("p", { class: "desktop-missing" }, `No character ${presetId}.`));
     return;
   }
-  // The desktop app's window kinds (pet-window-tools.ts): main's window and every pet window declare browser,
-  // main's also body_action and look.
   // Main's body: the host's executor while this window holds it, her postures from its events.
   let body: BodyEvent | null = null;
   const applyBody = () => {
@@ -162,8 +160,12 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
       : null;
   if (link) {
     ctx.kv.watch(bodySettingsKey(presetId), applyBody);
+    if (typeof matchMedia === "function")
+      matchMedia("(prefers-reduced-motion: reduce)").addEventListener("change", applyBody);
     addEventListener("pagehide", () => link.dispose());
   }
+  // The desktop app's window kinds (pet-window-tools.ts): main's window and every pet window declare browser,
+  // main's also body_action and look.
   const panel = createPanel({
     ...ctx,
     presetId,
