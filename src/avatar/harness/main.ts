@@ -318,6 +318,7 @@ const harness = {
     await new Promise((r) => setTimeout(r, ms));
     return ((s.inspect().frames - f0) * 1000) / (performance.now() - t0);
   },
+  /** Pretends the window was hidden or shown (the browser fires visibilitychange the same way). */
   setHidden(hidden: boolean) {
     Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
     document.dispatchEvent(new Event("visibilitychange"));
