@@ -3,17 +3,17 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Host, startHost } from "../../host/server/server.ts";
+import { type Host, startHost } from "../host/server/server.ts";
+import { listPresets, savePreset } from "../src/app/presets/presets.ts";
+import { BODY_EVENT, type BodyEvent } from "../src/protocol/body.ts";
 import {
   chatStream,
   type RecordedRequest,
   type ScriptedBackend,
   startScriptedBackend,
-} from "../../tools/scripted-backend/server.ts";
-import { CHROMIUM_ARGS } from "../../tools/testing/chromium.ts";
-import { testModelPaths, writeTestModels } from "../../tools/vrm-gen/test-models.ts";
-import { listPresets, savePreset } from "../app/presets/presets.ts";
-import { BODY_EVENT, type BodyEvent } from "../protocol/body.ts";
+} from "../tools/scripted-backend/server.ts";
+import { CHROMIUM_ARGS } from "../tools/testing/chromium.ts";
+import { testModelPaths, writeTestModels } from "../tools/vrm-gen/test-models.ts";
 
 // Main's desktop page (desktop-view.ts) built and served by the real host, in Chromium, with the chat pointed at
 // the scripted backend. The host here has no desktop (startHost, as `yui serve`): its body_attach answers
@@ -21,7 +21,7 @@ import { BODY_EVENT, type BodyEvent } from "../protocol/body.ts";
 // tests/desktop-body.test.ts. What is checked here is the page's half: the frames it sends over the bridge
 // (seen with Playwright's WebSocket events) and what its stage shows for the host's `yui://body` events.
 
-const REPO = resolve(import.meta.dirname, "../..");
+const REPO = resolve(import.meta.dirname, "..");
 const SHOTS = join(REPO, "test-output", "ui");
 let browser: Browser;
 let backend: ScriptedBackend;
