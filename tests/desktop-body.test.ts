@@ -1,0 +1,463 @@
+/**
+ * Her body on a real X desktop (docs/body.md): the desktop app (host, gjs shell, main's page) on Xvfb with two
+ * monitors (one screen split by xrandr --setmonitor), openbox and xcompmgr, with real xterm and xclock windows
+ * moved, stacked and closed by xdotool. Main's page holds the avatar executor; the avatar mod's seven tools
+ * move her through the real MCP SDK client against the app's ingress, and `yui chat --host` runs body_action
+ * and look against the scripted backend. Screenshots: test-output/body/.
+ */
+import { execFile } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { connectClient, type ServedMcp, serveMcp } from "@yui/mod-kit";
+import { freePort } from "@yui/mod-kit/testing";
+import { chromium } from "playwright-core";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SIT_DROP } from "../host/desktop/body.ts";
+import { type DesktopApp, startDesktopApp } from "../host/desktop/desktop-cli.ts";
+import { bridgeClient } from "../host/server/testing.ts";
+import { startXSession, waitFor, type XSession } from "../host/x11/testing.ts";
+import { createIngressClient } from "../Mods/avatar/src/ingress-client.ts";
+import { buildServer } from "../Mods/avatar/src/server.ts";
+import { BODY_EVENT, bodySettingsKey } from "../src/protocol/body.ts";
+import { AGENT_NOTIFY_KEY, SWITCH_KEYS } from "../src/protocol/store-keys.ts";
+import { chatStream, type ScriptedBackend, startScriptedBackend } from "../tools/scripted-backend/server.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tools/testing/chromium.ts";
+import { runYui } from "../tools/testing/yui-process.ts";
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "..");
+const SHOTS = join(REPO, "test-output", "body");
+/** Her window (desktop.ts WINDOW_SIZE). */
+const W = { width: 360, height: 560 };
+const RIGHT = { x: 1920, y: 0, width: 1280, height: 1024 };
+
+let x: XSession;
+let app: DesktopApp;
+let dataDir = "";
+let backend: ScriptedBackend;
+let mod: ServedMcp;
+let client: Awaited<ReturnType<typeof connectClient>>;
+
+const call = (name: string, args: Record<string, unknown> = {}) =>
+  client.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const text = (r: CallToolResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
+/** A gesture's outcome as the agent sees it: ok, or the reason word of the tool error. */
+async function gesture(name: string, args: Record<string, unknown> = {}): Promise<string> {
+  const r = await call(name, args);
+  return r.isError ? text(r) : "ok";
+}
+interface BodyState {
+  window: { x: number; y: number; width: number; height: number };
+  monitor: number;
+  posture: string;
+  perch: { app: string | null; title: string | null; rect: { x: number; y: number; width: number } } | null;
+  peek: string | null;
+  bed: string | null;
+  moving: boolean;
+  vrm: string;
+}
+const body = async () => (await call("get_body_state")).structuredContent as unknown as BodyState;
+
+/** Her window as X sees it (the main character is titled YUI). */
+async function herWindow() {
+  const ids = (await x.x("xdotool", ["search", "--onlyvisible", "--class", "^yui$"]))
+    .split("\n")
+    .filter(Boolean);
+  for (const id of ids) {
+    const info = await x.x("xwininfo", ["-id", id]);
+    const num = (k: string) => Number(new RegExp(`${k}:\\s+(-?\\d+)`).exec(info)![1]);
+    if (num("Width") === W.width)
+      return { id, x: num("Absolute upper-left X"), y: num("Absolute upper-left Y") };
+  }
+  throw new Error("her window is not on the desktop");
+}
+/** The frame (with decorations) of the first visible window of WM_CLASS `cls`. */
+async function frameOf(cls: string) {
+  const targets = JSON.parse(text(await call("list_perch_targets"))) as {
+    windows: { app: string; title: string; rect: { x: number; y: number; width: number; height: number } }[];
+  };
+  const w = targets.windows.find((t) => t.app?.toLowerCase() === cls);
+  if (!w) throw new Error(`no ${cls} window listed`);
+  return w.rect;
+}
+async function idOf(cls: string): Promise<string> {
+  const id = (await x.x("xdotool", ["search", "--onlyvisible", "--class", `^${cls}$`])).split("\n")[0];
+  if (!id) throw new Error(`no ${cls} window`);
+  return id;
+}
+/** Starts an xterm titled `title` at +x+y, and waits until the body lists it. */
+async function xterm(title: string, at: [number, number], cols = 80): Promise<void> {
+  x.start(["xterm", "-geometry", `${cols}x20+${at[0]}+${at[1]}`, "-T", title, "-bg", "#204080"]);
+  await waitFor(`${title} listed`, async () => listed(title), 20_000);
+}
+async function listed(title: string): Promise<boolean> {
+  return text(await call("list_perch_targets")).includes(`"title":"${title}"`);
+}
+async function closeAll(cls: string): Promise<void> {
+  const ids = (await x.x("xdotool", ["search", "--class", `^${cls}$`]).catch(() => ""))
+    .split("\n")
+    .filter(Boolean);
+  for (const id of ids) await x.x("xdotool", ["windowkill", id]).catch(() => {});
+  await waitFor(
+    `no ${cls}`,
+    async () =>
+      !text(await call("list_perch_targets"))
+        .toLowerCase()
+        .includes(cls),
+    20_000,
+  );
+}
+/** A point on her: the middle of her window at her chest (the stage draws her centred, full length). */
+async function onHer(): Promise<[number, number]> {
+  const her = await herWindow();
+  return [her.x + W.width / 2, her.y + Math.round(W.height * 0.45)];
+}
+
+/** The whole screen as the user sees it, scaled down, into test-output/body/<name>.png. */
+async function shot(name: string): Promise<void> {
+  const png = await new Promise<Buffer>((res, rej) =>
+    execFile(
+      "import",
+      ["-window", "root", "png:-"],
+      { env: x.env, encoding: "buffer", maxBuffer: 64 << 20 },
+      (e, out) => (e ? rej(e) : res(out)),
+    ),
+  );
+  await sharp(png)
+    .resize({ width: 1600 })
+    .png()
+    .toFile(join(SHOTS, `${name}.png`));
+}
+
+beforeAll(async () => {
+  mkdirSync(SHOTS, { recursive: true });
+  x = await startXSession();
+  x.start(["xcompmgr"]);
+  dataDir = mkdtempSync(join(tmpdir(), "yui-body-"));
+  backend = await startScriptedBackend();
+  const ingressPort = await freePort();
+  const env: NodeJS.ProcessEnv = { ...x.env, LIBGL_ALWAYS_SOFTWARE: "1", YUI_DATA_DIR: dataDir };
+  app = await startDesktopApp({
+    port: 0,
+    env,
+    dataDir,
+    // Her walk and climb fast enough for a test, slow enough to grab her on the way; a short bed.
+    timings: {
+      walkPxPerS: 700,
+      climbPxPerS: 700,
+      bedSetupMs: 2_500,
+      lieDownMs: 800,
+      wakeMs: 2_500,
+      bedFadeMs: 300,
+    },
+    onQuit: () => {},
+    log: (l) => env.YUI_SHELL_DEBUG && process.stderr.write(`${l}\n`),
+  });
+  app.host.store.set(AGENT_NOTIFY_KEY, { enabled: true, port: ingressPort }, "test");
+  app.host.store.set(SWITCH_KEYS.screen, { enabled: true }, "test");
+  mod = await serveMcp({
+    name: "avatar",
+    version: "0",
+    port: 0,
+    build: () => buildServer(createIngressClient(`http://127.0.0.1:${ingressPort}`)),
+  });
+  client = await connectClient(mod.url);
+  // Main's page loaded and attached the executor; the first reading of the desktop is in.
+  await waitFor("main's body attached", async () => app.host.body.current() !== null, 60_000);
+  await waitFor("her body read", async () => !(await call("get_body_state")).isError, 30_000);
+}, 180_000);
+
+afterAll(async () => {
+  await client?.close();
+  await mod?.close();
+  await app?.stop();
+  await backend?.close();
+  await x?.close();
+  if (dataDir) rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe("her body on real windows", () => {
+  it("reports her window, monitor, posture and model, and the real windows with their peek edges", async () => {
+    await xterm("term-one", [300, 400]);
+    const b = await body();
+    const her = await herWindow();
+    expect(b.window).toEqual({ x: her.x, y: her.y, ...W });
+    expect(b).toMatchObject({ monitor: 0, posture: "standing", perch: null, moving: false, vrm: "default" });
+    const targets = JSON.parse(text(await call("list_perch_targets")));
+    const frame = await frameOf("xterm");
+    expect(targets.windows[0]).toMatchObject({ app: "XTerm", title: "term-one", sittable: true });
+    expect(targets.peek_edges).toEqual([
+      { side: "left", x: frame.x, top: frame.y, bottom: frame.y + frame.height },
+      { side: "right", x: frame.x + frame.width, top: frame.y, bottom: frame.y + frame.height },
+    ]);
+    expect(targets.monitors.map((m: { monitor: number; name: string }) => [m.monitor, m.name])).toEqual([
+      [0, "BODY-LEFT"],
+      [1, "BODY-RIGHT"],
+    ]);
+  });
+
+  it("walks to a real xterm and sits on its frame's top edge, follows it when it moves, gets down when it closes", async () => {
+    const frame = await frameOf("xterm");
+    expect(await gesture("sit_on_window", { app: "xterm" })).toBe("ok");
+    const b = await body();
+    expect(b.posture).toBe("sitting");
+    expect(b.perch).toMatchObject({ app: "XTerm", title: "term-one", rect: { x: frame.x, y: frame.y } });
+    const her = await herWindow();
+    // Her seat on the frame's top edge: her window's bottom hangs SIT_DROP of its height below it.
+    expect(her.y + W.height - Math.round(W.height * SIT_DROP)).toBe(frame.y);
+    const seat = her.x + W.width / 2;
+    expect(seat).toBeGreaterThanOrEqual(frame.x);
+    expect(seat).toBeLessThanOrEqual(frame.x + frame.width);
+    await shot("sitting-on-xterm");
+
+    // The xterm moves 200 px right and 100 px down: she keeps her place on its edge.
+    await x.x("xdotool", ["windowmove", await idOf("xterm"), String(frame.x + 200), String(frame.y + 100)]);
+    await waitFor("her, following the xterm", async () => (await herWindow()).x === her.x + 200, 20_000);
+    expect((await herWindow()).y).toBe(her.y + 100);
+    expect((await body()).posture).toBe("sitting");
+
+    // The xterm closes: she climbs down to the floor of her monitor's work area.
+    await closeAll("xterm");
+    await waitFor("her, down on the floor", async () => (await body()).posture === "standing", 20_000);
+    const down = await body();
+    expect(down.perch).toBeNull();
+    expect(down.window.y + W.height).toBe(1200);
+  });
+
+  it("is blocked by a fully covered top edge, and sits beside a window covering part of it", async () => {
+    await xterm("term-two", [300, 500]);
+    const frame = await frameOf("xterm");
+    // An xclock over the whole top edge (and more).
+    x.start(["xclock", "-geometry", `${frame.width + 100}x80+${frame.x - 50}+${frame.y - 30}`]);
+    await waitFor(
+      "the xclock listed",
+      async () => text(await call("list_perch_targets")).includes("XClock"),
+      20_000,
+    );
+    await waitFor("the top edge covered", async () => {
+      const t = JSON.parse(text(await call("list_perch_targets")));
+      return t.windows.find((w: { app: string }) => w.app === "XTerm")?.sittable === false;
+    });
+    const before = await herWindow();
+    expect(await gesture("sit_on_window", { app: "xterm" })).toBe("blocked");
+    expect(await herWindow()).toEqual(before);
+    expect((await body()).posture).toBe("standing");
+
+    // Now it covers only the left 200 px: she sits on the free part.
+    await x.x("xdotool", ["windowsize", await idOf("xclock"), "200", "80"]);
+    await x.x("xdotool", ["windowmove", await idOf("xclock"), String(frame.x), String(frame.y - 30)]);
+    await waitFor("the top edge partly free", async () => {
+      const t = JSON.parse(text(await call("list_perch_targets")));
+      return t.windows.find((w: { app: string }) => w.app === "XTerm")?.sittable === true;
+    });
+    // The body has seen the xclock's new place (a move is read within the watch's poll).
+    await waitFor("the xclock moved", async () => (await frameOf("xclock")).x === frame.x);
+    const clock = await frameOf("xclock");
+    expect(await gesture("sit_on_window", { app: "xterm" })).toBe("ok");
+    const seat = (await herWindow()).x + W.width / 2;
+    expect(seat).toBeGreaterThanOrEqual(clock.x + clock.width);
+    expect((await body()).perch?.title).toBe("term-two");
+
+    // The xclock moves over where she sits: she gets down.
+    await x.x("xdotool", [
+      "windowmove",
+      await idOf("xclock"),
+      String(Math.round(seat - 100)),
+      String(frame.y - 30),
+    ]);
+    await waitFor("her, down from a covered seat", async () => (await body()).posture === "standing", 20_000);
+    await closeAll("xclock");
+    await closeAll("xterm");
+  });
+
+  it("peeks around the frontmost window's edges and moves to a corner of the other monitor", async () => {
+    await xterm("term-three", [700, 300]);
+    const frame = await frameOf("xterm");
+    expect(await gesture("peek", { side: "left" })).toBe("ok");
+    let b = await body();
+    expect(b).toMatchObject({ posture: "peeking", peek: "left" });
+    expect(b.window.x + W.width / 2).toBe(frame.x - W.width / 2);
+    await shot("peeking-left");
+    expect(await gesture("peek", { side: "right" })).toBe("ok");
+    b = await body();
+    expect(b).toMatchObject({ posture: "peeking", peek: "right" });
+    expect(b.window.x).toBe(frame.x + frame.width);
+
+    expect(await gesture("move_to", { spot: "top_right", monitor: 1 })).toBe("ok");
+    b = await body();
+    expect(b).toMatchObject({ monitor: 1, posture: "standing", peek: null });
+    const her = await herWindow();
+    expect([her.x, her.y]).toEqual([RIGHT.x + RIGHT.width - W.width, RIGHT.y]);
+    expect(await gesture("move_to", { spot: "top_left", monitor: 7 })).toBe("not_found");
+    expect(await gesture("move_to", { spot: "bottom_left", monitor: 0 })).toBe("ok");
+    expect(await herWindow()).toEqual({ id: her.id, x: 0, y: 1200 - W.height });
+    await closeAll("xterm");
+  });
+
+  it("the user's hand wins: a drag interrupts a running gesture and refuses new ones until it ends", async () => {
+    // A climb straight up her monitor's left edge: her window moves up, she stays on its centre line.
+    expect(await gesture("move_to", { spot: "bottom_left", monitor: 0 })).toBe("ok");
+    const going = gesture("move_to", { spot: "top_left", monitor: 0 });
+    await waitFor("her, on her way", async () => (await body()).moving, 10_000);
+    const [hx, hy] = await onHer();
+    await x.x("xdotool", ["mousemove", String(hx), String(hy), "mousedown", "1"]);
+    for (let i = 1; i <= 6; i++) await x.x("xdotool", ["mousemove", String(hx + i * 15), String(hy - i * 5)]);
+    expect(await going).toBe("interrupted");
+    await waitFor("her, held", async () => (await body()).posture === "dragging");
+    expect(await gesture("stand")).toBe("interrupted");
+    await x.x("xdotool", ["mouseup", "1"]);
+    await waitFor("her, let go", async () => (await body()).posture === "standing");
+    const dropped = await herWindow();
+    expect((await body()).window).toEqual({ x: dropped.x, y: dropped.y, ...W });
+    expect(await gesture("move_to", { spot: "bottom_left", monitor: 0 })).toBe("ok");
+  });
+
+  it("goes to bed: lying from the lie-down clip, busy until she is up, interrupted while the bed is set up", async () => {
+    // A drag while the bed is being set up.
+    let going = gesture("go_to_bed");
+    await waitFor("the bed being set up", async () => (await body()).bed === "setup");
+    const [hx, hy] = await onHer();
+    await x.x("xdotool", ["mousemove", String(hx), String(hy), "mousedown", "1"]);
+    for (let i = 1; i <= 4; i++) await x.x("xdotool", ["mousemove", String(hx + i * 15), String(hy)]);
+    await x.x("xdotool", ["mouseup", "1"]);
+    expect(await going).toBe("interrupted");
+    await waitFor("her, let go", async () => (await body()).posture === "standing");
+
+    going = gesture("go_to_bed");
+    expect(await going).toBe("ok");
+    let b = await body();
+    expect(b.posture).toBe("lying");
+    expect(["lying_down", "asleep"]).toContain(b.bed);
+    expect(await gesture("go_to_bed")).toBe("ok");
+    expect(await gesture("sit_on_window", { app: "xterm" })).toBe("busy");
+    await waitFor("her, asleep", async () => (await body()).bed === "asleep");
+    await shot("in-bed");
+    expect(await gesture("stand")).toBe("ok");
+    b = await body();
+    expect(b).toMatchObject({ posture: "lying", bed: "waking" });
+    expect(await gesture("peek", { side: "left" })).toBe("busy");
+    expect(await gesture("move_to", { spot: "center" })).toBe("busy");
+    await waitFor("her, up", async () => (await body()).posture === "standing", 20_000);
+    expect((await body()).bed).toBeNull();
+
+    // Reduced motion, turned on in Settings (a real page in Chromium against the app's host): no bed scene.
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${app.host.url}?view=settings`);
+      await page.getByTestId("wake-timeout").fill("30");
+      await page.getByTestId("wake-timeout").dispatchEvent("change");
+      await page.getByTestId("reduced-motion").check();
+      await waitFor("the setting stored", async () => {
+        const v = app.host.store.get(bodySettingsKey("yui")) as { reduced_motion?: boolean } | undefined;
+        return v?.reduced_motion === true;
+      });
+      expect(app.host.store.get(bodySettingsKey("yui"))).toEqual({
+        wake_timeout_s: 1800,
+        reduced_motion: true,
+      });
+      expect(await gesture("go_to_bed")).toBe("unsupported");
+      await page.getByTestId("reduced-motion").uncheck();
+      await waitFor("the setting stored", async () => {
+        const v = app.host.store.get(bodySettingsKey("yui")) as { reduced_motion?: boolean } | undefined;
+        return v?.reduced_motion === false;
+      });
+    } finally {
+      await browser.close();
+    }
+  });
+
+  it("runs body_action and look through `yui chat --host` against the scripted backend", async () => {
+    const calls = [
+      {
+        id: "c1",
+        name: "body_action",
+        arguments: JSON.stringify({ action: "move_to", spot: "center", monitor: 1 }),
+      },
+      { id: "c2", name: "look", arguments: JSON.stringify({ at: "body" }) },
+      { id: "c3", name: "look", arguments: JSON.stringify({ at: "screen" }) },
+      { id: "c4", name: "look", arguments: JSON.stringify({ at: "screen", monitor: 0 }) },
+      { id: "c5", name: "look", arguments: JSON.stringify({ at: "screen", monitor: 9 }) },
+      { id: "c6", name: "look", arguments: JSON.stringify({ at: "perch_targets" }) },
+    ];
+    backend.enqueue({ body: chatStream({ calls }) }, { body: chatStream({ text: ["Here I am."] }) });
+    const run = await runYui(
+      [
+        "chat",
+        "--base-url",
+        backend.url,
+        "--transport",
+        "chat",
+        "--host",
+        app.host.url,
+        "--message",
+        "come here",
+      ],
+      dataDir,
+      { ...x.env },
+    );
+    expect(run.stderr).toBe("");
+    const results = Object.fromEntries(
+      run.lines.filter((l) => l.type === "tool_call").map((l) => [l.call_id as string, l.result]),
+    );
+    expect(results.c1).toBe("ok");
+    const state = JSON.parse(results.c2 as string) as BodyState;
+    expect(state).toMatchObject({ monitor: 1, posture: "standing" });
+    expect(state.window.x).toBe(RIGHT.x + (RIGHT.width - W.width) / 2);
+    expect(results.c3).toMatchObject({ text: "screenshot of display 1" });
+    expect(results.c4).toMatchObject({ text: "screenshot of display 0" });
+    const [right, left] = [results.c3, results.c4].map((r) => (r as { images: string[] }).images);
+    expect(right).toHaveLength(1);
+    const meta = async (dataUrl: string) =>
+      sharp(Buffer.from(dataUrl.slice(dataUrl.indexOf(",") + 1), "base64")).metadata();
+    // Each display at its own size, long edge at most 1280 px: 1280x1024, and 1920x1200 scaled to 1280x800.
+    expect(await meta(right![0]!)).toMatchObject({ format: "jpeg", width: 1280, height: 1024 });
+    expect(await meta(left![0]!)).toMatchObject({ format: "jpeg", width: 1280, height: 800 });
+    expect(results.c5).toBe("error: invalid field monitor");
+    expect(JSON.parse(results.c6 as string)).toHaveProperty("peek_edges");
+    expect(run.lines.at(-1)).toMatchObject({ type: "turn_end", outcome: "spoken", text: "Here I am." });
+    writeFileSync(join(SHOTS, "look-screen-1.jpg"), Buffer.from(right![0]!.split(",")[1]!, "base64"));
+
+    // The screen capture switch off: look at: screen refuses, the rest still runs.
+    app.host.store.set(SWITCH_KEYS.screen, { enabled: false }, "test");
+    backend.enqueue(
+      { body: chatStream({ calls: [{ id: "d1", name: "look", arguments: '{"at":"screen"}' }] }) },
+      { body: chatStream({ text: ["ok"] }) },
+    );
+    const off = await runYui(
+      ["chat", "--base-url", backend.url, "--transport", "chat", "--host", app.host.url, "--message", "look"],
+      dataDir,
+      { ...x.env },
+    );
+    expect(off.lines.find((l) => l.type === "tool_call")?.result).toBe("error: screen capture is off");
+    app.host.store.set(SWITCH_KEYS.screen, { enabled: true }, "test");
+  });
+
+  it("tells her page when other windows cover all of her window, and when they no longer do", async () => {
+    const bridge = await bridgeClient(app.host.port);
+    const occluded = () =>
+      bridge.frames
+        .map((f) => JSON.parse(f) as { type: string; name?: string; payload?: { occluded?: boolean } })
+        .filter((f) => f.type === "event" && f.name === BODY_EVENT)
+        .at(-1)?.payload?.occluded;
+    try {
+      const her = await herWindow();
+      // A window kept above, raised over her and larger than her window on every side.
+      x.start(["xterm", "-T", "cover", "-geometry", "80x20+0+0"]);
+      await waitFor("the cover listed", async () => listed("cover"));
+      const id = await idOf("xterm");
+      await x.x("wmctrl", ["-i", "-r", id, "-b", "add,above"]);
+      await x.x("xdotool", ["windowsize", id, String(W.width + 100), String(W.height + 100)]);
+      await x.x("xdotool", ["windowmove", id, String(her.x - 50), String(her.y - 80)]);
+      await x.x("xdotool", ["windowraise", id]);
+      await waitFor("her, fully covered", async () => occluded() === true);
+      await closeAll("xterm");
+      await waitFor("her, uncovered", async () => occluded() === false);
+    } finally {
+      bridge.close();
+    }
+  });
+});
