@@ -3,28 +3,20 @@
  * of the given window, one turn per --message, and prints one JSON object per line as things happen.
  */
 import { parseArgs } from "node:util";
-import {
-  Addressing,
-  type CharacterAddressed,
-  DEFAULT_ADDRESSED_CHAIN_MAX,
-} from "../../src/app/addressing/addressing.ts";
-import { PRESET_KEYS } from "../../src/app/presets/preset.ts";
+import type { CharacterAddressed } from "../../src/app/addressing/addressing.ts";
+import { PRESET_KEYS, type Preset } from "../../src/app/presets/preset.ts";
 import { activePresetId, getPreset, type KeyValue, openPet } from "../../src/app/presets/presets.ts";
+import {
+  type CharacterSession,
+  createCharacterSession,
+  type SessionBackend,
+  type TurnResult,
+} from "../../src/app/session/character-session.ts";
 import { WINDOW_KINDS, type WindowKind } from "../../src/app/tools/pet-window-tools.ts";
-import { createCharacterTurns } from "../../src/app/turn/character-turns.ts";
-import {
-  type BackendCaller,
-  buildTurnRegistry,
-  createWireDispatcher,
-} from "../../src/app/turn/wire-dispatcher.ts";
 import { executorOverBridge } from "../../src/body/remote.ts";
-import {
-  createPushClient,
-  type PushClient,
-  type PushConnectionEvent,
-} from "../../src/io/chat/push/client.ts";
+import { createPushClient, type HelloInfo, type PushConnectionEvent } from "../../src/io/chat/push/client.ts";
 import { createChatEngine } from "../../src/io/chat/stream/engine.ts";
-import type { EngineEvent, TurnEnd } from "../../src/io/chat/stream/types.ts";
+import type { EngineEvent } from "../../src/io/chat/stream/types.ts";
 import { registerBrowserCommands } from "../browser/commands.ts";
 import { createCommandTable } from "../commands.ts";
 import { nodeConnect } from "../push-socket.ts";
@@ -104,7 +96,7 @@ export async function main(argv: string[]): Promise<number> {
   }
 
   const store = openStore();
-  const pushes: PushClient[] = [];
+  const sessions = new Map<string, { session: CharacterSession; out: (e: EngineEvent) => void }>();
   let hostBridge: HostBridge | null = null;
   try {
     if (values.host) {
@@ -131,7 +123,6 @@ export async function main(argv: string[]): Promise<number> {
     const vocabulary = fileVocabulary(values.vocabulary);
     const multi = others.length > 0;
     const queue: CharacterAddressed[] = [];
-    const characters = new Map<string, ReturnType<typeof createCharacterTurns>>();
 
     for (const [i, id] of [mainId, ...others].entries()) {
       const preset = getPreset(store, id)!;
@@ -145,31 +136,26 @@ export async function main(argv: string[]): Promise<number> {
       if (transport === "push" && !pushUrl) return fail("give --push-url for the push transport");
       if (transport !== "push" && !baseUrl) return fail("give --base-url (or set OPENAI_BASE_URL)");
       const apiKey = values["api-key"] || process.env.OPENAI_API_KEY || storedApiKey(store, id);
-      const addressing = new Addressing({
-        self: { id: preset.id, name: preset.name },
-        chainMax: () => chainMax(store),
-      });
-      const win = createNodeWindow({
-        kv: store,
-        kind: windowKind,
-        presetId: preset.id,
-        addressing,
-        invoke: (name, args, opts) => commands.invoke(name, args, opts),
-        avatarExecutor: () => executor,
-      });
       const out = (e: EngineEvent | PushConnectionEvent) => print(e, multi ? preset.id : undefined);
-      let caller: BackendCaller;
-      if (transport === "push") {
+      // The command line's backend settings override the preset's; the backend is built once.
+      const backend = (_p: Preset, hello: () => Promise<HelloInfo>): SessionBackend => {
+        if (transport !== "push") {
+          return createChatEngine({
+            transport,
+            baseUrl: baseUrl!,
+            apiKey,
+            model: values.model || process.env.OPENAI_MODEL || preset.backend.model,
+            brokerBaseUrl: values["broker-base-url"] ?? preset.backend.broker_base_url,
+            instructions: preset.persona || undefined,
+            idleTimeoutMs: idle,
+          });
+        }
         const p = createPushClient({
           url: pushUrl!,
           token: apiKey,
           connect: nodeConnect,
           idleMs: idle,
-          hello: async () => ({
-            preset: { id: preset.id, name: preset.name },
-            window: windowKind,
-            tools: await buildTurnRegistry({ vocabulary, windowTools: () => win.tools() }),
-          }),
+          hello,
           onEvent: (e) => {
             if (e.type === "connection" && e.state === "closed")
               process.stderr.write(`yui chat: push connection closed: ${e.error}\n`);
@@ -180,63 +166,65 @@ export async function main(argv: string[]): Promise<number> {
           },
         });
         p.start();
-        pushes.push(p);
-        caller = {
+        return {
           runTurn: (input) => p.runTurn({ ...input, context: input.context ?? "" }),
           // The tools hello declared: the dispatcher describes these instead of building a list push never sends.
           declaredTools: () => p.declaredTools(),
+          close: () => p.close(),
         };
-      } else {
-        caller = createChatEngine({
-          transport,
-          baseUrl: baseUrl!,
-          apiKey,
-          model: values.model || process.env.OPENAI_MODEL || preset.backend.model,
-          brokerBaseUrl: values["broker-base-url"] ?? preset.backend.broker_base_url,
-          instructions: preset.persona || undefined,
-          idleTimeoutMs: idle,
-        });
-      }
-      const dispatcher = createWireDispatcher({
-        caller,
+      };
+      const session = createCharacterSession({
         presetId: preset.id,
+        kind: windowKind,
+        kv: store,
+        backend,
         vocabulary,
-        windowTools: () => win.tools(),
-        switches: () => win.switches(),
-        contextLines: (tools) => win.contextLines(tools),
+        windowTools: (addressing) => {
+          const win = createNodeWindow({
+            kv: store,
+            kind: windowKind,
+            presetId: preset.id,
+            addressing,
+            invoke: (name, args, opts) => commands.invoke(name, args, opts),
+            avatarExecutor: () => executor,
+          });
+          return () => win.tools();
+        },
+        emitAddressed: (ev) => queue.push(ev),
       });
-      characters.set(
-        preset.id,
-        createCharacterTurns({
-          dispatcher,
-          addressing,
-          emitAddressed: (ev) => queue.push(ev),
-          onEvent: (e) => out(e),
-        }),
-      );
+      // A push connection opens now, before the first turn.
+      session.warm();
+      sessions.set(preset.id, { session, out });
     }
 
     const stop = new AbortController();
     process.once("SIGINT", () => stop.abort());
     let ok = true;
-    const judge = (end: TurnEnd | null) => {
+    const judge = ({ end }: TurnResult) => {
       if (end && end.outcome !== "spoken" && end.outcome !== "silent") ok = false;
     };
+    const main = sessions.get(mainId)!;
     for (const text of messages) {
-      judge(await characters.get(mainId)!.userTurn(text, stop.signal));
+      // A message from the user wakes her, or interrupts her bed's setup (docs/body.md).
+      if (kind === "main") await hostBridge?.invoke("body_poke", {}).catch(() => {});
+      judge(await main.session.userTurn(text, { signal: stop.signal, onEvent: main.out }));
       // The characters' conversation: each addressed reply gives the named character a turn, up to the chain cap.
       while (queue.length && !stop.signal.aborted) {
         const event = queue.shift()!;
-        const target = characters.get(event.to.id);
+        const target = sessions.get(event.to.id);
         if (multi) print({ type: "character_addressed", ...event }, undefined);
-        if (target) judge(await target.addressedTurn(event, stop.signal));
+        const incoming = { text: event.text, from: event.from.name };
+        if (target)
+          judge(
+            await target.session.addressedTurn(event, incoming, { signal: stop.signal, onEvent: target.out }),
+          );
       }
       if (stop.signal.aborted) break;
     }
     return ok ? 0 : 1;
   } finally {
     hostBridge?.close();
-    for (const p of pushes) p.close();
+    for (const { session } of sessions.values()) session.close();
     store.close();
   }
 }
@@ -245,11 +233,6 @@ export async function main(argv: string[]): Promise<number> {
 function storedApiKey(kv: KeyValue, presetId: string): string | undefined {
   const v = kv.get(PRESET_KEYS.apiKey(presetId));
   return typeof v === "string" && v ? v : undefined;
-}
-
-function chainMax(kv: KeyValue): number {
-  const v = kv.get("yui.rate_limit.addressed_chain_max");
-  return typeof v === "number" ? v : DEFAULT_ADDRESSED_CHAIN_MAX;
 }
 
 function parse(argv: string[]) {

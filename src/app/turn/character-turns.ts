@@ -20,8 +20,15 @@ export interface CharacterTurnsDeps {
   emitAddressed(payload: CharacterAddressed): void;
   /** Plays the reply and resolves true when the playback completed; default: nothing to play. */
   playback?(end: TurnEnd): Promise<boolean>;
+  /** Sees every turn's events (a turn's own handler sees its own). */
   onEvent?(e: EngineEvent, turnId: string): void;
   newTurnId?(): string;
+}
+
+/** What a caller passes with each turn: Stop, and where this turn's events go. */
+export interface TurnHandlers {
+  signal?: AbortSignal;
+  onEvent?: (e: EngineEvent) => void;
 }
 
 /** Creates the turn runner of one character window. */
@@ -32,7 +39,7 @@ export function createCharacterTurns(deps: CharacterTurnsDeps) {
     origin: TurnOrigin,
     text: string,
     context: string[],
-    signal?: AbortSignal,
+    h: TurnHandlers,
   ): Promise<TurnEnd | null> {
     const turnId = newTurnId();
     if (!deps.addressing.beginTurn(turnId, origin)) return null;
@@ -41,8 +48,11 @@ export function createCharacterTurns(deps: CharacterTurnsDeps) {
       turnId,
       context,
       origin: origin.kind === "other" ? "signal" : origin.kind,
-      signal,
-      onEvent: (e) => deps.onEvent?.(e, turnId),
+      signal: h.signal,
+      onEvent: (e) => {
+        h.onEvent?.(e);
+        deps.onEvent?.(e, turnId);
+      },
     });
     const ok = end.outcome === "spoken" || end.outcome === "silent";
     const spoken = end.outcome === "spoken" && !isSilent(end.text);
@@ -61,16 +71,15 @@ export function createCharacterTurns(deps: CharacterTurnsDeps) {
 
   return {
     /** The user wrote: a new exchange starts. */
-    userTurn: (text: string, signal?: AbortSignal) =>
-      run({ kind: "user" }, text, [], signal) as Promise<TurnEnd>,
+    userTurn: (text: string, h: TurnHandlers = {}) => run({ kind: "user" }, text, [], h) as Promise<TurnEnd>,
     /** Another character addressed this one: runs the addressed turn, or returns null when it is not for us or stale. */
-    async addressedTurn(payload: unknown, signal?: AbortSignal): Promise<TurnEnd | null> {
+    async addressedTurn(payload: unknown, h: TurnHandlers = {}): Promise<TurnEnd | null> {
       const turn = deps.addressing.receive(payload);
       if (!turn) return null;
-      return run({ kind: "addressed", event: turn.event }, turn.message, turn.context, signal);
+      return run({ kind: "addressed", event: turn.event }, turn.message, turn.context, h);
     },
     /** A mod's signal reached this window (validated there, with SignalEventSchema): runs the signal turn. */
-    signalTurn: (s: SignalEvent, signal?: AbortSignal) =>
-      run({ kind: "other" }, signalTurnMessage(s), signalTurnContext(s), signal) as Promise<TurnEnd>,
+    signalTurn: (s: SignalEvent, h: TurnHandlers = {}) =>
+      run({ kind: "other" }, signalTurnMessage(s), signalTurnContext(s), h) as Promise<TurnEnd>,
   };
 }

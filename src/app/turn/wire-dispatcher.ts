@@ -53,6 +53,9 @@ export async function buildTurnRegistry(
   return createClientTools(createGenerateExpressTool(deps.vocabulary()), await deps.windowTools());
 }
 
+/** The dispatcher a window runs its turns through. */
+export type WireDispatcher = ReturnType<typeof createWireDispatcher>;
+
 /** Creates the dispatcher a window runs its turns through. */
 export function createWireDispatcher(deps: WireDispatcherDeps) {
   const now = deps.now ?? (() => new Date());
