@@ -1,9 +1,10 @@
 /**
- * A character's backend caller in the page: the request engine pointed at the host's proxy (keys stay in the
- * host), or the push client over the host's push relay. Both answer `runTurn` like the wire dispatcher wants.
+ * A character's backend caller in the page, as its session (src/app/session) holds it: the request engine
+ * pointed at the host's proxy (keys stay in the host), or the push client over the host's push relay. Both
+ * answer `runTurn` like the wire dispatcher wants; the session rebuilds it when the preset's settings change.
  */
 import type { Preset } from "../app/presets/preset.ts";
-import type { BackendCaller } from "../app/turn/wire-dispatcher.ts";
+import type { SessionBackend } from "../app/session/character-session.ts";
 import { type Connect, createPushClient, type HelloInfo } from "../io/chat/push/client.ts";
 import { createChatEngine, type TranscriptEntry } from "../io/chat/stream/engine.ts";
 import { PROXY_PREFIX, PUSH_PREFIX, RELAY_PING, RELAY_PONG } from "../protocol/limits.ts";
@@ -33,18 +34,15 @@ export const pageConnect: Connect = (url, _headers, h) => {
   };
 };
 
-export interface CharacterBackend extends BackendCaller {
+export interface CharacterBackend extends SessionBackend {
   /** Chat Completions' transcript (restored from history); empty for the others. */
   setTranscript(entries: TranscriptEntry[]): void;
-  /** A settings fingerprint: the backend is rebuilt when it changes. */
-  readonly key: string;
   close(): void;
 }
 
 /** Builds the caller for a preset's backend settings. */
 export function createCharacterBackend(preset: Preset, hello: () => Promise<HelloInfo>): CharacterBackend {
   const b = preset.backend;
-  const key = JSON.stringify([b, preset.persona]);
   if (b.transport === "push") {
     const wsOrigin = location.origin.replace(/^http/, "ws");
     const client = createPushClient({
@@ -54,7 +52,6 @@ export function createCharacterBackend(preset: Preset, hello: () => Promise<Hell
     });
     client.start();
     return {
-      key,
       runTurn: (i) =>
         client.runTurn({
           text: i.text,
@@ -80,7 +77,6 @@ export function createCharacterBackend(preset: Preset, hello: () => Promise<Hell
     fetch: (input, init) => fetch(input, init),
   });
   return {
-    key,
     runTurn: (i) => engine.runTurn(i),
     setTranscript(entries) {
       engine.session.transcript = entries.map((e) => ({ ...e }));
