@@ -33,6 +33,8 @@ const SHOTS = join(REPO, "test-output", "body");
 /** Her window (desktop.ts WINDOW_SIZE). */
 const W = { width: 360, height: 560 };
 const RIGHT = { x: 1920, y: 0, width: 1280, height: 1024 };
+/** The X screen both monitors share (host/x11/testing.ts). */
+const SCREEN_WIDTH = 3200;
 
 let x: XSession;
 let app: DesktopApp;
@@ -110,10 +112,57 @@ async function closeAll(cls: string): Promise<void> {
     20_000,
   );
 }
-/** A point on her: the middle of her window at her chest (the stage draws her centred, full length). */
-async function onHer(): Promise<[number, number]> {
+/** Her window's pixels now, and a test of "hers" (differs from the desktop colour at its corner). */
+async function herPixels() {
   const her = await herWindow();
-  return [her.x + W.width / 2, her.y + Math.round(W.height * 0.45)];
+  const raw = await new Promise<Buffer>((res, rej) =>
+    execFile(
+      "import",
+      ["-window", "root", "-depth", "8", "rgb:-"],
+      { env: x.env, encoding: "buffer", maxBuffer: 64 << 20 },
+      (e, out) => (e ? rej(e) : res(out)),
+    ),
+  );
+  const at = (px: number, py: number) => [0, 1, 2].map((c) => raw[(py * SCREEN_WIDTH + px) * 3 + c]!);
+  const bg = at(her.x + 2, her.y + 2);
+  return { her, hers: (px: number, py: number) => at(px, py).some((v, c) => Math.abs(v - bg[c]!) > 12) };
+}
+
+/** How many of her window's rows (every 4th) show any of her: a loaded model spans most of them. */
+async function drawnRows(): Promise<number> {
+  const { her, hers } = await herPixels();
+  let rows = 0;
+  for (let py = her.y; py < her.y + W.height; py += 4) {
+    for (let px = her.x; px < her.x + W.width; px += 2) {
+      if (hers(px, py)) {
+        rows++;
+        break;
+      }
+    }
+  }
+  return rows;
+}
+
+/**
+ * A point on her as she is drawn now: the middle of the widest run of her pixels on the rows from 30 % to 90 %
+ * of her window's height.
+ */
+async function onHer(): Promise<[number, number]> {
+  const { her, hers } = await herPixels();
+  let best = { len: 0, x: 0, y: 0 };
+  for (let py = her.y + Math.round(W.height * 0.3); py < her.y + W.height * 0.9; py += 4) {
+    let start = -1;
+    for (let px = her.x; px <= her.x + W.width; px++) {
+      const on = px < her.x + W.width && hers(px, py);
+      if (on && start < 0) start = px;
+      if (!on && start >= 0) {
+        if (px - start > best.len) best = { len: px - start, x: Math.round((start + px) / 2), y: py };
+        start = -1;
+      }
+    }
+  }
+  if (best.len < 8) throw new Error("she is not drawn in her window");
+  return [best.x, best.y];
 }
 
 /** The whole screen as the user sees it, scaled down, into test-output/body/<name>.png. */
@@ -148,7 +197,7 @@ beforeAll(async () => {
     timings: {
       walkPxPerS: 700,
       climbPxPerS: 700,
-      bedSetupMs: 2_500,
+      bedSetupMs: 6_000,
       lieDownMs: 800,
       wakeMs: 2_500,
       bedFadeMs: 300,
@@ -168,6 +217,8 @@ beforeAll(async () => {
   // Main's page loaded and attached the executor; the first reading of the desktop is in.
   await waitFor("main's body attached", async () => app.host.body.current() !== null, 60_000);
   await waitFor("her body read", async () => !(await call("get_body_state")).isError, 30_000);
+  // Her model loaded and drawn: her pixels span more than half of her window (the loading note is one line).
+  await waitFor("her, drawn", async () => (await drawnRows()) > W.height / 4 / 2, 90_000);
 }, 180_000);
 
 afterAll(async () => {
@@ -302,7 +353,9 @@ describe("her body on real windows", () => {
     expect(await gesture("move_to", { spot: "bottom_left", monitor: 0 })).toBe("ok");
     const going = gesture("move_to", { spot: "top_left", monitor: 0 });
     await waitFor("her, on her way", async () => (await body()).moving, 10_000);
-    const [hx, hy] = await onHer();
+    // Her window's centre line at her chest (a screenshot would be late: her window climbs meanwhile).
+    const her = await herWindow();
+    const [hx, hy] = [her.x + W.width / 2, her.y + Math.round(W.height * 0.45)];
     await x.x("xdotool", ["mousemove", String(hx), String(hy), "mousedown", "1"]);
     for (let i = 1; i <= 6; i++) await x.x("xdotool", ["mousemove", String(hx + i * 15), String(hy - i * 5)]);
     expect(await going).toBe("interrupted");
@@ -316,8 +369,16 @@ describe("her body on real windows", () => {
   });
 
   it("goes to bed: lying from the lie-down clip, busy until she is up, interrupted while the bed is set up", async () => {
-    // A drag while the bed is being set up.
+    // A click on her while the bed is being set up.
     let going = gesture("go_to_bed");
+    await waitFor("the bed being set up", async () => (await body()).bed === "setup");
+    const [cx, cy] = await onHer();
+    await x.x("xdotool", ["mousemove", String(cx), String(cy), "click", "1"]);
+    expect(await going).toBe("interrupted");
+    expect((await body()).bed).toBeNull();
+
+    // A drag while the bed is being set up.
+    going = gesture("go_to_bed");
     await waitFor("the bed being set up", async () => (await body()).bed === "setup");
     const [hx, hy] = await onHer();
     await x.x("xdotool", ["mousemove", String(hx), String(hy), "mousedown", "1"]);
