@@ -58,7 +58,7 @@ Options:
   --with ID               another character, opened as a pet window (repeatable); every line then carries
                           "preset", a reply that addresses a character prints {"type":"character_addressed",...}
                           and gives that character its turn, up to rate_limit.addressed_chain_max
-  --host URL              a running YUI host (the desktop app, such as http://127.0.0.1:8765/): main's
+  --host URL              a running YUI host (the desktop app, such as http://127.0.0.1:8777/): main's
                           body_action and look reach the avatar executor main's desktop window holds there
                           (without it they answer unsupported)
   --help                  this text

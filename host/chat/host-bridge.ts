@@ -19,11 +19,11 @@ export function bridgeUrl(host: string): string {
     u = new URL(host);
   } catch {
     throw new Error(
-      `--host must be the host's URL, such as http://127.0.0.1:8765/ (got ${JSON.stringify(host)})`,
+      `--host must be the host's URL, such as http://127.0.0.1:8777/ (got ${JSON.stringify(host)})`,
     );
   }
   if (u.protocol !== "http:" || !["127.0.0.1", "localhost", "[::1]"].includes(u.hostname)) {
-    throw new Error(`--host must be a loopback http:// URL, such as http://127.0.0.1:8765/ (got ${host})`);
+    throw new Error(`--host must be a loopback http:// URL, such as http://127.0.0.1:8777/ (got ${host})`);
   }
   return `ws://${u.host}${BRIDGE_PATH}`;
 }
