@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { freePort } from "@yui/mod-kit/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { DEFAULT_PRESET } from "../../src/app/presets/preset.ts";
 import { savePreset, setActivePreset } from "../../src/app/presets/presets.ts";
@@ -359,6 +360,22 @@ describe("yui chat", () => {
     ]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("--window must be one of main, pet, bound, browser, phone");
+  });
+
+  it("--host: a non-loopback URL is a bad option (2); a host that does not answer ends with 1", async () => {
+    const base = ["chat", "--base-url", "http://127.0.0.1:9", "--transport", "chat", "--message", "x"];
+    const remote = await yui([...base, "--host", "http://192.0.2.1:8777/"]);
+    expect(remote.code).toBe(2);
+    expect(remote.stderr).toBe(
+      "yui chat: --host must be a loopback http:// URL, such as http://127.0.0.1:8777/ (got http://192.0.2.1:8777/)\n",
+    );
+    const port = await freePort();
+    const gone = await yui([...base, "--host", `http://127.0.0.1:${port}/`]);
+    expect(gone.code).toBe(1);
+    expect(gone.stderr).toMatch(
+      new RegExp(`^yui chat: cannot reach the YUI host at http://127.0.0.1:${port}/: `),
+    );
+    expect(gone.lines).toEqual([]);
   });
 });
 
