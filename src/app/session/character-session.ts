@@ -112,11 +112,20 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
 
   /** The registry this window declares now: generate_express and its window tools. */
   const declaredTools = () => buildTurnRegistry({ vocabulary: () => vocabulary, windowTools });
-  const hello = async (): Promise<HelloInfo> => ({
-    preset: { id: presetId, name: name() },
-    window: deps.kind,
-    tools: await declaredTools(),
-  });
+  const readVocabulary = async () => {
+    try {
+      vocabulary = await deps.vocabulary();
+    } catch {
+      /* the last one read stays */
+    }
+  };
+
+  // A push connection says hello (again after a reconnect) with the vocabulary read now: it may come before
+  // the first turn.
+  const hello = async (): Promise<HelloInfo> => {
+    await readVocabulary();
+    return { preset: { id: presetId, name: name() }, window: deps.kind, tools: await declaredTools() };
+  };
 
   // The backend and the dispatcher over it, rebuilt together when the preset's backend settings change. A
   // backend that declares its tools per connection (push: hello.tools) gives them to the dispatcher, which then
@@ -149,14 +158,6 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
     addressing,
     emitAddressed: (p) => deps.emitAddressed(p),
   });
-
-  const readVocabulary = async () => {
-    try {
-      vocabulary = await deps.vocabulary();
-    } catch {
-      /* the last one read stays */
-    }
-  };
 
   /** Stores a turn's lines and says what it stored. */
   const keep = (end: TurnEnd | null, entries: HistoryEntry[]): TurnResult => {
