@@ -109,7 +109,7 @@ export const COLLIDERS = [
 ];
 
 /** Body materials (keys of the palette); face materials come from face.ts. */
-export type BodyMaterial = "skin" | "hair" | "blouse" | "accent" | "ribbon" | "sock" | "shoe";
+export type BodyMaterial = "skin" | "hairCap" | "hair" | "blouse" | "accent" | "ribbon" | "sock" | "shoe";
 export type MaterialKey = BodyMaterial | FaceMaterial;
 
 /** A material's look: sRGB base and shade colours, outline width in metres (0 for none), alpha. */
@@ -125,13 +125,16 @@ export interface Look {
 
 /** The palette: a violet-haired girl in a white blouse with a teal sailor collar and skirt. */
 export const PALETTE: Record<MaterialKey, Look> = {
-  skin: { base: "#fcdccb", shade: "#eba893", outline: 0.0012, outlineColor: "#8a5a50", rim: 0.12 },
+  skin: { base: "#fcdccb", shade: "#eba893", outline: 0, outlineColor: "#8a5a50", rim: 0.12 },
+  // The cap and the back locks (behind the head, seen from the front only at their edges) have no outline:
+  // the bangs', ahoge's and twin tails' outlines draw the hair's lines.
+  hairCap: { base: "#4a3c80", shade: "#2a2152", outline: 0, rim: 0.2 },
   hair: { base: "#5a4a92", shade: "#32285e", outline: 0.0016, outlineColor: "#1e173c", rim: 0.25 },
-  blouse: { base: "#fbfbff", shade: "#c9cfe6", outline: 0.0014, outlineColor: "#5a6080", rim: 0.1 },
-  accent: { base: "#2c7f90", shade: "#194b58", outline: 0.0014, outlineColor: "#0e2a32", doubleSided: true },
-  ribbon: { base: "#ff6b7d", shade: "#cc4458", outline: 0.001, outlineColor: "#6a1e2a" },
-  sock: { base: "#2d2f48", shade: "#1a1b2c", outline: 0.0012, outlineColor: "#0c0c16" },
-  shoe: { base: "#7a4a38", shade: "#4a2a20", outline: 0.0012, outlineColor: "#2a1610" },
+  blouse: { base: "#fbfbff", shade: "#c9cfe6", outline: 0, outlineColor: "#5a6080", rim: 0.1 },
+  accent: { base: "#2c7f90", shade: "#194b58", outline: 0, outlineColor: "#0e2a32" },
+  ribbon: { base: "#ff6b7d", shade: "#cc4458", outline: 0, outlineColor: "#6a1e2a" },
+  sock: { base: "#2d2f48", shade: "#1a1b2c", outline: 0, outlineColor: "#0c0c16" },
+  shoe: { base: "#7a4a38", shade: "#4a2a20", outline: 0, outlineColor: "#2a1610" },
   eyeWhite: { base: "#ffffff", shade: "#ffffff", outline: 0, doubleSided: true },
   iris: { base: "#30b3c4", shade: "#30b3c4", outline: 0, doubleSided: true },
   pupil: { base: "#123c4c", shade: "#123c4c", outline: 0, doubleSided: true },
@@ -143,10 +146,18 @@ export const PALETTE: Record<MaterialKey, Look> = {
   blush: { base: "#ff7f98", shade: "#ff7f98", outline: 0, alpha: 0.5, doubleSided: true },
 };
 
+/** Head and hair-cap sphere segments (around, down). */
+const HEAD_SEGMENTS = [24, 24] as const;
+const CAP_SEGMENTS = [20, 24] as const;
+/** Hair strands: segments along, sides around; the twin tails (the silhouette) get more. */
+const STRAND_SEGMENTS = [5, 4] as const;
+const BACK_LOCK_SEGMENTS = [4, 5] as const;
+const TAIL_SEGMENTS = [8, 6] as const;
+
 const M = new THREE.Matrix4();
 const at = (x: number, y: number, z: number) => new THREE.Matrix4().makeTranslation(x, y, z);
 /** A surface of revolution about Y; the profile runs bottom to top so normals face outward. */
-const lathe = (profile: Array<[number, number]>, segments = 28) => {
+const lathe = (profile: Array<[number, number]>, segments = 20) => {
   const points = profile.map(([r, y]) => new THREE.Vector2(r, y));
   if (points[0]!.y > points[points.length - 1]!.y) points.reverse();
   return new THREE.LatheGeometry(points, segments);
@@ -171,10 +182,16 @@ function body(parts: Map<BodyMaterial, MeshData>) {
   ]);
 
   // Head and neck.
-  add("skin", headGeometry(1), M, rigid("head"));
+  // Only the face, the chin and the nape: the hair cap hides the rest of the head.
   add(
     "skin",
-    new THREE.CylinderGeometry(0.03, 0.033, 0.14, 16, 4, true),
+    headGeometry(1, (p) => (p.z > -0.05 && p.y < 0.62) || p.y < -0.6, ...HEAD_SEGMENTS),
+    M,
+    rigid("head"),
+  );
+  add(
+    "skin",
+    new THREE.CylinderGeometry(0.03, 0.033, 0.14, 10, 2, true),
     at(0, 1.15, -0.005),
     alongAxis("y", [
       [1.1, "upperChest"],
@@ -188,8 +205,7 @@ function body(parts: Map<BodyMaterial, MeshData>) {
     "blouse",
     squash(
       lathe([
-        [0.0001, 0.76],
-        [0.094, 0.775],
+        [0.0001, 0.83],
         [0.1, 0.83],
         [0.086, 0.9],
         [0.098, 0.97],
@@ -218,14 +234,14 @@ function body(parts: Map<BodyMaterial, MeshData>) {
     M,
     rigid("upperChest"),
   );
-  const bow = (sx: number) => new THREE.SphereGeometry(1, 12, 8).scale(0.027, 0.015, 0.01).rotateZ(sx * 0.35);
+  const bow = (sx: number) => new THREE.SphereGeometry(1, 8, 5).scale(0.027, 0.015, 0.01).rotateZ(sx * 0.35);
   add("ribbon", bow(1), at(0.025, 1.03, 0.086), rigid("upperChest"));
   add("ribbon", bow(-1), at(-0.025, 1.03, 0.086), rigid("upperChest"));
-  add("ribbon", new THREE.SphereGeometry(0.011, 10, 8), at(0, 1.03, 0.092), rigid("upperChest"));
+  add("ribbon", new THREE.SphereGeometry(0.011, 6, 4), at(0, 1.03, 0.092), rigid("upperChest"));
   for (const sx of [1, -1]) {
     add(
       "ribbon",
-      new THREE.CapsuleGeometry(0.006, 0.045, 4, 8).rotateZ(sx * 0.3),
+      new THREE.CapsuleGeometry(0.006, 0.045, 1, 5).rotateZ(sx * 0.3),
       at(sx * 0.01, 1.0, 0.088),
       torsoSkin,
     );
@@ -236,11 +252,10 @@ function body(parts: Map<BodyMaterial, MeshData>) {
     [
       [0.097, 0.865],
       [0.104, 0.84],
-      [0.16, 0.72],
       [0.226, 0.585],
       [0.232, 0.57],
     ],
-    64,
+    32,
   );
   const sp = skirt.getAttribute("position");
   for (let i = 0; i < sp.count; i++) {
@@ -270,20 +285,20 @@ function body(parts: Map<BodyMaterial, MeshData>) {
       "skin",
       lathe(
         [
-          [0.0001, -0.01],
-          [0.029, 0.0],
+          [0.0001, 0.05],
+          [0.0295, 0.06],
           [0.03, 0.1],
           [0.026, 0.2],
           [0.0001, 0.228],
         ],
-        20,
+        10,
       ),
       alongArm(s * 0.115),
       armSkin,
     );
     add(
       "blouse",
-      new THREE.SphereGeometry(1, 20, 12).scale(0.05, 0.078, 0.046),
+      new THREE.SphereGeometry(1, 10, 7).scale(0.05, 0.078, 0.046),
       alongArm(s * 0.158),
       rigid(bone("UpperArm")),
     );
@@ -297,7 +312,7 @@ function body(parts: Map<BodyMaterial, MeshData>) {
           [0.02, 0.19],
           [0.0001, 0.206],
         ],
-        20,
+        10,
       ),
       alongArm(s * 0.33),
       alongAxis("x", [
@@ -308,13 +323,13 @@ function body(parts: Map<BodyMaterial, MeshData>) {
     );
     add(
       "skin",
-      new THREE.SphereGeometry(1, 16, 10).scale(0.046, 0.017, 0.032),
+      new THREE.SphereGeometry(1, 8, 5).scale(0.046, 0.017, 0.032),
       at(s * 0.57, 1.068, 0.003),
       rigid(bone("Hand")),
     );
     add(
       "skin",
-      new THREE.CapsuleGeometry(0.009, 0.026, 4, 8).rotateX(Math.PI / 2).rotateY(s * 0.5),
+      new THREE.CapsuleGeometry(0.009, 0.026, 1, 5).rotateX(Math.PI / 2).rotateY(s * 0.5),
       at(s * 0.545, 1.066, 0.034),
       rigid(bone("Hand")),
     );
@@ -328,14 +343,13 @@ function body(parts: Map<BodyMaterial, MeshData>) {
       "skin",
       lathe(
         [
-          [0.0001, 0.79],
-          [0.05, 0.775],
-          [0.054, 0.7],
+          [0.0001, 0.68],
+          [0.054, 0.68],
           [0.047, 0.56],
           [0.043, 0.47],
           [0.0001, 0.455],
         ],
-        24,
+        10,
       ),
       at(s * 0.075, 0, 0),
       legSkin,
@@ -352,7 +366,7 @@ function body(parts: Map<BodyMaterial, MeshData>) {
           [0.028, 0.1],
           [0.0001, 0.065],
         ],
-        24,
+        10,
       ),
       at(s * 0.075, 0, 0),
       alongAxis("y", [
@@ -364,7 +378,7 @@ function body(parts: Map<BodyMaterial, MeshData>) {
     );
     add(
       "shoe",
-      new THREE.SphereGeometry(1, 20, 12).scale(0.043, 0.037, 0.078),
+      new THREE.SphereGeometry(1, 8, 5).scale(0.043, 0.037, 0.078),
       at(s * 0.075, 0.037, 0.028),
       rigid(bone("Foot")),
     );
@@ -372,12 +386,14 @@ function body(parts: Map<BodyMaterial, MeshData>) {
 }
 
 function hair(parts: Map<BodyMaterial, MeshData>) {
+  const cap = emptyMesh();
+  parts.set("hairCap", cap);
   const mesh = emptyMesh();
   parts.set("hair", mesh);
   // The cap leaves a window for the face and stops short of the neck.
   appendGeometry(
-    mesh,
-    headGeometry(1.09, (p) => !(p.z > 0.12 && p.y < 0.42) && p.y > -0.72),
+    cap,
+    headGeometry(1.09, (p) => !(p.z > 0.12 && p.y < 0.42) && p.y > -0.72, ...CAP_SEGMENTS),
     M,
     rigid("head"),
   );
@@ -386,9 +402,9 @@ function hair(parts: Map<BodyMaterial, MeshData>) {
     pts: THREE.Vector3[],
     widths: (k: number) => [number, number],
     normalOf: (p: THREE.Vector3) => THREE.Vector3,
+    [n, sides]: readonly [number, number] = STRAND_SEGMENTS,
   ) => {
     const curve = new THREE.CatmullRomCurve3(pts);
-    const n = 12;
     const out: StrandPoint[] = [];
     for (let i = 0; i <= n; i++) {
       const k = i / n;
@@ -405,7 +421,7 @@ function hair(parts: Map<BodyMaterial, MeshData>) {
         halfThickness: ht,
       });
     }
-    return strandGeometry(out);
+    return strandGeometry(out, sides);
   };
   const outward = (p: THREE.Vector3) => p.clone().sub(HEAD_CENTRE).normalize();
 
@@ -458,7 +474,7 @@ function hair(parts: Map<BodyMaterial, MeshData>) {
         .add(new THREE.Vector3(0, -0.25 + Math.abs(i - 3) * 0.015, -0.03)),
     ];
     appendGeometry(
-      mesh,
+      cap,
       strand(
         pts,
         (k) => [0.038 * (1 - k) ** 0.6 + 0.002, 0.012 * (1 - k) + 0.003],
@@ -467,6 +483,7 @@ function hair(parts: Map<BodyMaterial, MeshData>) {
           d.y = 0;
           return d.normalize();
         },
+        BACK_LOCK_SEGMENTS,
       ),
       M,
       alongAxis("y", [
@@ -517,10 +534,11 @@ function hair(parts: Map<BodyMaterial, MeshData>) {
         return isTail ? [w * 1.1, w * 0.8] : [w, t];
       },
       (p) => (isTail ? new THREE.Vector3(p.x, 0, 0).normalize() : new THREE.Vector3(1, 0, 0)),
+      isTail ? TAIL_SEGMENTS : STRAND_SEGMENTS,
     );
     appendGeometry(mesh, geometry, M, skin);
     if (isTail) {
-      const tie = new THREE.SphereGeometry(0.024, 14, 10).scale(1, 0.8, 1);
+      const tie = new THREE.SphereGeometry(0.024, 6, 4).scale(1, 0.8, 1);
       const [x, y, z] = chain.points[0]!;
       const ribbons = parts.get("ribbon") ?? emptyMesh();
       parts.set("ribbon", ribbons);

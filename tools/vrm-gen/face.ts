@@ -278,23 +278,23 @@ function eyeLayers(side: "l" | "r"): Layer[] {
       material: "iris",
       lift: 0.002,
       bone,
-      triangles: discTriangles(4, 20),
-      points: (f) => iris(f, 0.0165, 0.022, 0, 0, 4, 20),
+      triangles: discTriangles(2, 16),
+      points: (f) => iris(f, 0.0165, 0.022, 0, 0, 2, 16),
     },
     {
       material: "pupil",
       lift: 0.0026,
       bone,
-      triangles: discTriangles(2, 16),
-      points: (f) => iris(f, 0.0085, 0.012, 0, 0.002, 2, 16),
+      triangles: discTriangles(2, 12),
+      points: (f) => iris(f, 0.0085, 0.012, 0, 0.002, 2, 12),
     },
     {
       material: "highlight",
       lift: 0.0032,
       bone,
-      triangles: [...discTriangles(2, 12), ...discTriangles(1, 10).map((i) => i + 25)],
+      triangles: [...discTriangles(1, 12), ...discTriangles(1, 10).map((i) => i + 13)],
       points: (f) => [
-        ...iris(f, 0.0055, 0.0065, 0.006, 0.009, 2, 12),
+        ...iris(f, 0.0055, 0.0065, 0.006, 0.009, 1, 12),
         ...iris(f, 0.0024, 0.0024, -0.006, -0.01, 1, 10),
       ],
     },
@@ -376,12 +376,12 @@ function mouthLayers(): Layer[] {
       material: "tongue",
       lift: 0.0018,
       bone: "head",
-      triangles: discTriangles(3, 16),
+      triangles: discTriangles(2, 12),
       points: (f) => {
         const m = f.mouth;
         const fr = mouthFrame(m);
         // The tongue shows only where the mouth is open wider than a closed line.
-        return discPoints(m.dx, MOUTH_Y + m.low * 0.8, m.w * 0.6, 0.007, 3, 16).map(([px, py]): P2 => {
+        return discPoints(m.dx, MOUTH_Y + m.low * 0.8, m.w * 0.6, 0.007, 2, 12).map(([px, py]): P2 => {
           const t = THREE.MathUtils.clamp((px - m.dx) / m.w, -1, 1);
           const lo = fr.low(t);
           const open = Math.max(0, fr.up(t) - lo - 0.004);
@@ -398,8 +398,8 @@ function blushLayer(side: "l" | "r"): Layer {
     material: "blush",
     lift: 0.0008,
     bone: "head",
-    triangles: discTriangles(3, 18),
-    points: (f) => discPoints(s * 0.079, -0.05, 0.019 * f.blush, 0.0085 * f.blush, 3, 18),
+    triangles: discTriangles(2, 14),
+    points: (f) => discPoints(s * 0.079, -0.05, 0.019 * f.blush, 0.0085 * f.blush, 2, 14),
   };
 }
 
@@ -409,8 +409,8 @@ function noseLayer(): Layer {
     material: "nose",
     lift: 0.0006,
     bone: "head",
-    triangles: discTriangles(2, 12),
-    points: () => discPoints(0.003, -0.047, 0.0038, 0.0022, 2, 12),
+    triangles: discTriangles(1, 10),
+    points: () => discPoints(0.003, -0.047, 0.0038, 0.0022, 1, 10),
   };
 }
 

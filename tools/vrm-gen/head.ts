@@ -36,9 +36,17 @@ export function facePoint(x: number, y: number, lift: number): { p: THREE.Vector
   return { p: p.addScaledVector(n, lift).add(HEAD_CENTRE), n };
 }
 
-/** The shaped head (or a scaled shell of it, e.g. hair) as a geometry in world space; `keep` drops triangles. */
-export function headGeometry(scale: number, keep?: (p: THREE.Vector3) => boolean): THREE.BufferGeometry {
-  const sphere = new THREE.SphereGeometry(1, 44, 30);
+/**
+ * The shaped head (or a scaled shell of it, e.g. hair) as a geometry in world space, tessellated as a
+ * sphere of `around` x `down` segments; `keep` drops triangles (tested on the unit-sphere points).
+ */
+export function headGeometry(
+  scale: number,
+  keep?: (p: THREE.Vector3) => boolean,
+  around = 44,
+  down = 30,
+): THREE.BufferGeometry {
+  const sphere = new THREE.SphereGeometry(1, around, down);
   const pos = sphere.getAttribute("position");
   const positions: number[] = [];
   const normals: number[] = [];
