@@ -166,7 +166,7 @@ describe("main's desktop page and her body", { timeout: 180_000 }, () => {
     await expect.poll(() => toolResult("a1"), { timeout: 60_000 }).toBe("unsupported");
     expect(invokes(sent, "body_action")).toEqual([]);
     // A message from the user pokes her.
-    expect(invokes(sent, "body_poke").length).toBeGreaterThanOrEqual(1);
+    await expect.poll(() => invokes(sent, "body_poke").length).toBeGreaterThanOrEqual(1);
 
     // The host's body speaks: from now on the executor is the host's, over the bridge.
     host.bridge.broadcast(BODY_EVENT, event({ posture: "sitting" }));
@@ -178,16 +178,19 @@ describe("main's desktop page and her body", { timeout: 180_000 }, () => {
     expect(action.args).toEqual({ action: "move_to", spot: "top_left", monitor: 1 });
     // This host has no body attached: its bare word comes back as the tool's result.
     await expect.poll(() => toolResult("a2"), { timeout: 60_000 }).toBe("unsupported");
-    expect(answerTo(received, action.id)).toMatchObject({ ok: true, value: "unsupported" });
+    // Playwright reports the frame to the test on its own schedule, not before the page has used it.
+    await expect.poll(() => answerTo(received, action.id)).toMatchObject({ ok: true, value: "unsupported" });
 
     scriptCall("l1", "look", { at: "body" });
     await say(page, "where are you?");
     await expect.poll(() => toolResult("l1"), { timeout: 60_000 }).toBe("error: unsupported");
-    expect(invokes(sent, "body_read").map((f) => f.args)).toEqual([{ at: "body" }]);
+    await expect.poll(() => invokes(sent, "body_read").map((f) => f.args)).toEqual([{ at: "body" }]);
     scriptCall("l2", "look", { at: "perch_targets" });
     await say(page, "what can you sit on?");
     await expect.poll(() => toolResult("l2"), { timeout: 60_000 }).toBe("error: unsupported");
-    expect(invokes(sent, "body_read").map((f) => f.args)).toEqual([{ at: "body" }, { at: "perch_targets" }]);
+    await expect
+      .poll(() => invokes(sent, "body_read").map((f) => f.args))
+      .toEqual([{ at: "body" }, { at: "perch_targets" }]);
     await page.close();
   });
 
