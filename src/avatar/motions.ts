@@ -333,8 +333,8 @@ export const BED = {
   /** Depth (front to back) and its centre's distance behind her standing place. */
   depth: 0.9,
   z: -0.55,
-  /** Length along her lying body (head to the screen's left), centred where she stands. */
-  length: 2.4,
+  /** Length along her lying body (head to the screen's left), centred where she stands: her length and a little. */
+  length: 1.9,
   /** Seconds the bed takes to appear and to fade. */
   fadeIn: 1,
   fadeOut: 0.8,
@@ -363,8 +363,10 @@ const SIT_HIPS = -0.39;
 // Where she lies on the bed (hips offset, relative): above the mattress, over its depth.
 const ON_BED: Deg3 = [0, BED.height + 0.12 - 1, BED.z];
 const LYING_HIPS: Deg3 = [0, 0, 90];
-// Lying on her right side, her left arm rests along her body.
+// Lying on her right side, her left arm rests along her body; her right arm, under her, lies forward on the
+// mattress toward her knees (not down into it).
 const LYING_LEFT_ARM: Deg3 = [0, -6, -86];
+const LYING_RIGHT_ARM: Deg3 = [-60, 0, 90];
 const SEATED_ON_BED: Deg3 = [0, BED.height + 0.05 - 1, BED.z + 0.25];
 
 const LIE_DOWN_S = 4;
@@ -418,10 +420,38 @@ const PEEK_LEFT: PostureClip = {
     chest: cycle(3, [0, 0, 8], [0, 0, 12]),
     neck: hold(3, [0, 0, 6]),
     head: cycle(3, [0, -8, 8], [0, -12, 10]),
-    rightUpperArm: hold(3, [-30, 25, 35]),
-    rightLowerArm: hold(3, [0, 50, 0]),
+    // Her left hand (the screen's right, the window's side) holds the window's edge at her window's border; her right
+    // arm hangs relaxed (the lean already tilts her shoulders, so the base pose's 70° hangs it straight down).
+    leftUpperArm: hold(3, [0, -6, -54]),
+    leftLowerArm: hold(3, [0, -8, 0]),
+    rightUpperArm: hold(3, [0, 6, 68]),
+    rightLowerArm: hold(3, [0, 10, 0]),
   },
-  hipsOffset: cycle(3, [-0.04, 0, 0], [-0.06, 0, 0]),
+  // Her feet a step nearer the window, so that her hand reaches its edge while she leans away from it.
+  hipsOffset: cycle(3, [0.08, 0, 0], [0.07, 0, 0]),
+};
+
+/**
+ * Hand over hand up (or down), legs stepping in turn, facing the viewer; `climb` turns it to face the window she
+ * climbs (her back to the viewer, hands and knees toward the screen).
+ */
+const CLIMB: PostureClip = {
+  duration: 1.2,
+  loop: true,
+  still: 0.3,
+  hipsRelative: true,
+  bones: {
+    leftUpperArm: cycle(1.2, [-20, 0, 60], [-20, 0, 5]),
+    rightUpperArm: cycle(1.2, [-20, 0, -5], [-20, 0, -60]),
+    leftLowerArm: cycle(1.2, [0, -10, 0], [0, -60, 0]),
+    rightLowerArm: cycle(1.2, [0, 60, 0], [0, 10, 0]),
+    leftUpperLeg: cycle(1.2, [0, 0, 1.5], [-50, 0, 1.5]),
+    rightUpperLeg: cycle(1.2, [-50, 0, -1.5], [0, 0, -1.5]),
+    leftLowerLeg: cycle(1.2, [5, 0, 0], [75, 0, 0]),
+    rightLowerLeg: cycle(1.2, [75, 0, 0], [5, 0, 0]),
+    head: hold(1.2, [-12, 0, 0]),
+  },
+  hipsOffset: cycle(1.2, [0, 0, 0], [0, 0.03, 0]),
 };
 
 /** Her clip of each posture, by clip id (postureClipId() in posture.ts picks one from the body's event). */
@@ -429,25 +459,7 @@ export const POSTURE_CLIPS: Readonly<Record<string, PostureClip>> = {
   walk: WALK,
   walk_left: turned(WALK, -75),
   walk_right: turned(WALK, 75),
-  /** Hand over hand up (or down) a window's side; legs step in turn. */
-  climb: {
-    duration: 1.2,
-    loop: true,
-    still: 0.3,
-    hipsRelative: true,
-    bones: {
-      leftUpperArm: cycle(1.2, [-20, 0, 60], [-20, 0, 5]),
-      rightUpperArm: cycle(1.2, [-20, 0, -5], [-20, 0, -60]),
-      leftLowerArm: cycle(1.2, [0, -10, 0], [0, -60, 0]),
-      rightLowerArm: cycle(1.2, [0, 60, 0], [0, 10, 0]),
-      leftUpperLeg: cycle(1.2, [0, 0, 1.5], [-50, 0, 1.5]),
-      rightUpperLeg: cycle(1.2, [-50, 0, -1.5], [0, 0, -1.5]),
-      leftLowerLeg: cycle(1.2, [5, 0, 0], [75, 0, 0]),
-      rightLowerLeg: cycle(1.2, [75, 0, 0], [5, 0, 0]),
-      head: hold(1.2, [-12, 0, 0]),
-    },
-    hipsOffset: cycle(1.2, [0, 0, 0], [0, 0.03, 0]),
-  },
+  climb: turned(CLIMB, 180),
   /**
    * Sitting on an edge: thighs forward, lower legs hanging over it and swinging a little, hands on the edge
    * beside her. Her seat is 30 % of the window's height above its bottom (SIT_SEAT), where the host puts the edge.
@@ -462,8 +474,11 @@ export const POSTURE_CLIPS: Readonly<Record<string, PostureClip>> = {
       rightUpperLeg: hold(4, [-88, 0, -4]),
       leftLowerLeg: cycle(4, [70, 0, 0], [95, 0, 0]),
       rightLowerLeg: cycle(4, [95, 0, 0], [70, 0, 0]),
-      leftUpperArm: hold(4, [-12, -10, -62]),
-      rightUpperArm: hold(4, [-12, 10, 62]),
+      // Upper arms hanging by her sides, elbows bent a little forward: her hands rest on the edge beside her hips.
+      leftUpperArm: hold(4, [-4, -4, -80]),
+      rightUpperArm: hold(4, [-4, 4, 80]),
+      leftLowerArm: hold(4, [0, -38, 0]),
+      rightLowerArm: hold(4, [0, 38, 0]),
       spine: hold(4, [-3, 0, 0]),
     },
     hipsOffset: hold(4, [0, SIT_HIPS, 0]),
@@ -517,7 +532,7 @@ export const POSTURE_CLIPS: Readonly<Record<string, PostureClip>> = {
       ],
       rightUpperArm: [
         [1.4, [-20, 10, 62]],
-        [LIE_DOWN_S, [-50, 6, 70]],
+        [LIE_DOWN_S, LYING_RIGHT_ARM],
       ],
       leftUpperArm: [
         [2.8, [0, -6, -70]],
@@ -546,7 +561,7 @@ export const POSTURE_CLIPS: Readonly<Record<string, PostureClip>> = {
       rightUpperLeg: hold(6, [-35, 0, 0]),
       leftLowerLeg: hold(6, [50, 0, 0]),
       rightLowerLeg: hold(6, [50, 0, 0]),
-      rightUpperArm: hold(6, [-50, 6, 70]),
+      rightUpperArm: hold(6, LYING_RIGHT_ARM),
       leftUpperArm: hold(6, LYING_LEFT_ARM),
       chest: cycle(6, [0, 0, 0], [3, 0, 0]),
       head: hold(6, [0, 0, -20]),
@@ -591,7 +606,7 @@ export const POSTURE_CLIPS: Readonly<Record<string, PostureClip>> = {
       ],
       // Rubs her eyes with her right hand, then both arms up for a long stretch.
       rightUpperArm: [
-        [0, [-50, 6, 70]],
+        [0, LYING_RIGHT_ARM],
         [3.5, [-20, 10, 62]],
         [4.5, [-60, 40, 30]],
         [6.5, [-60, 40, 30]],

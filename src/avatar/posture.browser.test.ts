@@ -4,8 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { testModelPaths, writeTestModels } from "../../tools/vrm-gen/test-models.ts";
 import { stageCalls } from "./harness/checks.ts";
 import { type Harness, REPO, startHarness } from "./harness/serve.ts";
-import { BED, POSTURE_CLIPS, SIT_SEAT } from "./motions.ts";
+import { AMBIENT_MOTIONS, BED, POSTURE_CLIPS, SIT_SEAT } from "./motions.ts";
 import { type PostureState, STANDING } from "./posture.ts";
+import { AMBIENT_AFTER_POSTURE } from "./stage/idle.ts";
 
 // Her postures on the stage in real Chromium (the avatar harness, SwiftShader WebGL) with the generated default
 // character: each body state plays its clip, the bed comes and goes, standing returns to idle.
@@ -33,13 +34,21 @@ const deg = (rad: number) => (rad * 180) / Math.PI;
 const fromDown = (v: Vec) => deg(Math.acos(-v[1]));
 /** Steps `seconds` of frames of 1/30 s. */
 const run = (seconds: number) => calls().step(1 / 30, Math.round(seconds * 30));
+/** Canvas size (CSS pixels) of these tests. */
+const SIZE = { width: 120, height: 200 };
+/** Where a node is drawn across the canvas: -1 its left border, 1 its right border (the camera looks along -Z). */
+async function acrossCanvas(name: string): Promise<number> {
+  const { camera } = await calls().inspect();
+  const half = Math.abs(camera.position[2] - camera.target[2]) * Math.tan((14 * Math.PI) / 180);
+  return ((await pos(name))[0] - camera.target[0]) / ((half * SIZE.width) / SIZE.height);
+}
 
 beforeAll(async () => {
   await mkdir(OUT, { recursive: true });
   await writeTestModels(REPO);
   h = await startHarness([dirname(MODEL.default), OUT]);
   await h.page.evaluate(() => window.harness.create({ manual: true, idle: false, antialias: false }));
-  await calls().setSize(120, 200);
+  await calls().setSize(SIZE.width, SIZE.height);
   expect((await calls().load(MODEL.default)).ok).toBe(true);
   await calls().step(1 / 30);
 }, 240_000);
@@ -78,6 +87,15 @@ describe("her postures on the stage", () => {
     expect((await pos("hips"))[1]).toBeLessThan(standingHips * 0.7);
     // Her feet hang above the canvas bottom, drawn.
     expect((await pos("leftFoot"))[1]).toBeGreaterThan(camera.target[1] - half);
+    // Her arms rest by her sides (upper arms within 25° of hanging down, not held out), her hands on the edge
+    // beside her hips: at the seat's height, outside her thighs.
+    const hips = await pos("hips");
+    for (const side of ["left", "right"]) {
+      expect(fromDown(await direction(`${side}UpperArm`, `${side}LowerArm`)), side).toBeLessThan(25);
+      const hand = await pos(`${side}Hand`);
+      expect(Math.abs(hand[1] - seat), side).toBeLessThan(0.06);
+      expect(Math.abs(hand[0] - hips[0]), side).toBeGreaterThan(0.1);
+    }
     const sitting = await calls().step(0);
     expect(sitting.box[1]).toBeGreaterThan(standingFrame.box[1] + 20);
     await h.page.screenshot({ path: resolve(OUT, "posture-sitting.png") });
@@ -107,6 +125,8 @@ describe("her postures on the stage", () => {
     await setPosture({ posture: "climbing", moving: true });
     await run(0.6);
     expect((await calls().inspect()).posture).toBe("climb");
+    // She faces the window she climbs: her back to the viewer, her left hip on the screen's left.
+    expect((await hipLine())[0]).toBeLessThan(-0.8);
     // One hand reaches above the head at some point of the cycle.
     let reach = Number.NEGATIVE_INFINITY;
     for (let i = 0; i < 12; i++) {
@@ -116,14 +136,23 @@ describe("her postures on the stage", () => {
     expect(reach).toBeGreaterThan(0);
 
     const lean = async () => (await direction("hips", "head"))[0];
+    // The arm away from the window hangs relaxed; the hand on the window's side reaches out to her window's border,
+    // where the host puts the window's edge.
+    const hangs = async (side: string) => fromDown(await direction(`${side}UpperArm`, `${side}LowerArm`));
     await setPosture({ posture: "peeking", peek: "left" });
     await run(1);
     expect((await calls().inspect()).posture).toBe("peek_left");
     expect(await lean()).toBeLessThan(-0.15);
+    expect(await hangs("right")).toBeLessThan(20);
+    expect(await acrossCanvas("leftHand")).toBeGreaterThan(0.7);
+    expect(await acrossCanvas("rightHand")).toBeLessThan(0.2);
     await setPosture({ posture: "peeking", peek: "right" });
     await run(1);
     expect((await calls().inspect()).posture).toBe("peek_right");
     expect(await lean()).toBeGreaterThan(0.15);
+    expect(await hangs("left")).toBeLessThan(20);
+    expect(await acrossCanvas("rightHand")).toBeLessThan(-0.7);
+    expect(await acrossCanvas("leftHand")).toBeGreaterThan(-0.2);
 
     await setPosture({ posture: "dragging" });
     await run(0.6);
@@ -144,6 +173,7 @@ describe("her postures on the stage", () => {
     await run(1);
     expect(await bed()).toBeNull();
     const before = (await calls().inspect()).renderer.geometries;
+    const standing = await calls().step(0);
 
     await setPosture({ bed: "setup" });
     await run(0.4);
@@ -166,10 +196,13 @@ describe("her postures on the stage", () => {
     const hipsY = (await pos("hips"))[1];
     expect(hipsY).toBeGreaterThan(BED.height * 0.8);
     expect(hipsY).toBeLessThan(0.8);
-    // The camera has pulled back to frame her lying across the bed: she is drawn inside the canvas.
+    // The camera has pulled back to frame her lying across the bed: she is drawn inside the canvas, the bed
+    // across most of its width (as large as a portrait window allows), standing on the floor where her feet stood.
     const lying = await calls().step(0);
     expect(lying.box[0]).toBeGreaterThan(0);
-    expect(lying.box[2]).toBeLessThan(119);
+    expect(lying.box[2]).toBeLessThan(SIZE.width - 1);
+    expect(lying.box[2] - lying.box[0]).toBeGreaterThan(SIZE.width * 0.8);
+    expect(Math.abs(lying.box[3] - standing.box[3])).toBeLessThan(SIZE.height * 0.03);
 
     await setPosture({ posture: "lying", bed: "asleep" });
     await run(1);
@@ -195,6 +228,25 @@ describe("her postures on the stage", () => {
     // The bed's meshes are freed with it.
     expect((await calls().inspect()).renderer.geometries).toBe(before);
   }, 180_000);
+
+  it("follows the host's bed phase: asleep before her lie-down clip is through, she lies at once", async () => {
+    await setPosture({ bed: "setup" });
+    await run(1.2);
+    // The host's lie-down is shorter than the clip (its timings are configuration): the clip has her still
+    // sitting up when the host says she sleeps.
+    await setPosture({ posture: "lying", bed: "lying_down" });
+    await run(0.5);
+    expect((await direction("hips", "spine"))[1]).toBeGreaterThan(0.9);
+    await setPosture({ posture: "lying", bed: "asleep" });
+    await run(1 / 30);
+    expect((await calls().inspect()).posture).toBe("sleep");
+    const spine = await direction("hips", "spine");
+    expect(Math.abs(deg(Math.asin(spine[1])))).toBeLessThan(15);
+    expect(spine[0]).toBeLessThan(-0.9);
+    await setPosture({ bed: "fading" });
+    await run(1.5);
+    expect(await bed()).toBeNull();
+  }, 120_000);
 
   it("returns to idle when standing again, and shows postures as still poses under reduced motion", async () => {
     const rest = async () => {
@@ -232,5 +284,25 @@ describe("her postures on the stage", () => {
     await run(0.37);
     expect(await direction("leftUpperLeg", "leftLowerLeg")).not.toEqual(still);
     await rest();
+  }, 120_000);
+
+  it("stands a while after a posture before idle life's ambient motions start: no stretch on arrival", async () => {
+    await h.page.evaluate(() => window.harness.create({ manual: true, idle: true, antialias: false }));
+    await calls().setSize(SIZE.width, SIZE.height);
+    expect((await calls().load(MODEL.default)).ok).toBe(true);
+    const motions = async () =>
+      (await calls().inspect()).events.filter((e) => e.type === "motion").map((e) => e.id);
+    // Sitting past idle life's first ambient wait (14 s): none plays on her perch.
+    await setPosture({ posture: "sitting" });
+    await calls().step(0.1, 200);
+    expect(await motions()).toEqual([]);
+    // Down again: not at once, only after AMBIENT_AFTER_POSTURE seconds of standing.
+    await setPosture({});
+    await calls().step(0.1, AMBIENT_AFTER_POSTURE * 10 - 10);
+    expect(await motions()).toEqual([]);
+    await calls().step(0.1, 20);
+    const played = await motions();
+    expect(played).toHaveLength(1);
+    expect(AMBIENT_MOTIONS).toContain(played[0]);
   }, 120_000);
 });

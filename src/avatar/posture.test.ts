@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { BED_PHASES, POSTURES } from "../protocol/body.ts";
 import { BASE_POSE, mirrored, POSTURE_CLIPS, turned } from "./motions.ts";
-import { type PostureState, postureShow, STANDING } from "./posture.ts";
+import { type PostureState, postureShow, STANDING, showsAtOnce } from "./posture.ts";
 
 const at = (s: Partial<PostureState>): PostureState => ({ ...STANDING, ...s });
 
@@ -47,6 +47,28 @@ describe("postureShow", () => {
     expect(postureShow(at({ posture: "walking", moving: true, facing: 1 })).fullRate).toBe(true);
     expect(postureShow(at({ posture: "sitting" })).fullRate).toBe(false);
     expect(postureShow(at({ posture: "lying", bed: "asleep" })).fullRate).toBe(false);
+  });
+
+  it("shows the host's next bed phase at once (asleep, waking), and crossfades every other change", () => {
+    const show = (s: Partial<PostureState>) => postureShow(at(s));
+    const lyingDown = show({ posture: "lying", bed: "lying_down" });
+    const asleep = show({ posture: "lying", bed: "asleep" });
+    const waking = show({ posture: "lying", bed: "waking" });
+    expect(showsAtOnce(lyingDown, asleep)).toBe(true);
+    expect(showsAtOnce(asleep, waking)).toBe(true);
+    const crossfaded: Array<[Partial<PostureState>, Partial<PostureState>]> = [
+      [{ bed: "setup" }, { posture: "lying", bed: "lying_down" }],
+      [{ posture: "lying", bed: "waking" }, { bed: "fading" }],
+      [{ posture: "lying", bed: "lying_down" }, { bed: "fading" }],
+      [{ posture: "climbing", moving: true }, { posture: "sitting" }],
+      [
+        { posture: "climbing", moving: true },
+        { posture: "peeking", peek: "left" },
+      ],
+      [{ posture: "sitting" }, { posture: "climbing", moving: true }],
+    ];
+    for (const [a, b] of crossfaded)
+      expect(showsAtOnce(show(a), show(b)), JSON.stringify([a, b])).toBe(false);
   });
 
   it("names only defined clips for every posture and bed phase", () => {
@@ -99,5 +121,7 @@ describe("posture clips", () => {
     const t = turned(POSTURE_CLIPS.walk!, 75);
     expect(t.bones.hips!.every(([, [, y]]) => y === 75)).toBe(true);
     expect(t).toEqual(POSTURE_CLIPS.walk_right);
+    // Climbing faces the window she climbs: turned about, her back to the viewer.
+    expect(POSTURE_CLIPS.climb!.bones.hips!.every(([, [, y]]) => y === 180)).toBe(true);
   });
 });

@@ -57,6 +57,17 @@ export function postureShow(s: PostureState): PostureShow {
   }
 }
 
+/**
+ * Whether `next` shows at once instead of crossfading from `prev`: the host's bed phase moved on (asleep, waking)
+ * and she is where the host says, whatever the page's clip had reached (the host's timings may be shorter than the
+ * clips). Each of these clips starts where the previous one ends, so nothing jumps when the clip had finished.
+ */
+export function showsAtOnce(prev: PostureShow, next: PostureShow): boolean {
+  return (
+    (prev.clip === "lie_down" && next.clip === "sleep") || (prev.clip === "sleep" && next.clip === "wake")
+  );
+}
+
 /** The clip of a posture outside the bed's phases. */
 function clipOf(s: PostureState): string | null {
   switch (s.posture) {

@@ -32,7 +32,7 @@ export function createBed(scene: THREE.Scene) {
     mattress.position.set(0, BED.height * u * 0.8, BED.z * u);
     // The pillow at the screen's left end, where her head lies.
     const p = new THREE.Mesh(new THREE.BoxGeometry(0.35 * u, 0.12 * u, depth * 0.6), pillow);
-    p.position.set(-length / 2 + 0.25 * u, BED.height * u + 0.06 * u, BED.z * u);
+    p.position.set(-length / 2 + 0.3 * u, BED.height * u + 0.06 * u, BED.z * u);
     g.add(base, mattress, p);
     return g;
   };

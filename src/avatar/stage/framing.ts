@@ -4,6 +4,7 @@
  * across it, moving there smoothly.
  */
 import * as THREE from "three";
+import { BED } from "../motions.ts";
 import type { StageVRM as VRM } from "../vrm-types.ts";
 import { D2R } from "./clips.ts";
 
@@ -13,6 +14,8 @@ export type Framing = "full" | "bust";
 interface Bounds {
   box: THREE.Box3;
   head: THREE.Vector3 | undefined;
+  /** The hips' height above her feet: the unit of the bed (motions.ts BED). */
+  hips: number;
 }
 interface CameraPose {
   position: THREE.Vector3;
@@ -21,6 +24,8 @@ interface CameraPose {
   far: number;
 }
 
+/** Share of the view's height under her feet when she stands framed whole (her height and 8 %, centred). */
+const FLOOR_MARGIN = 0.04 / 1.08;
 /** Per second: how quickly the camera closes the gap to a new framing (about 95 % in a second). */
 const CAMERA_EASE = 3;
 
@@ -32,9 +37,12 @@ export function createFraming(camera: THREE.PerspectiveCamera, framing: Framing)
     let b = boundsCache.get(vrm);
     if (!b) {
       vrm.scene.updateMatrixWorld(true);
+      const box = new THREE.Box3().setFromObject(vrm.scene, true);
+      const hips = vrm.humanoid.getNormalizedBoneNode("hips")?.getWorldPosition(new THREE.Vector3());
       b = {
-        box: new THREE.Box3().setFromObject(vrm.scene, true),
+        box,
         head: vrm.humanoid.getNormalizedBoneNode("head")?.getWorldPosition(new THREE.Vector3()),
+        hips: hips ? hips.y - box.min.y : (box.max.y - box.min.y) / 2,
       };
       boundsCache.set(vrm, b);
     }
@@ -46,8 +54,8 @@ export function createFraming(camera: THREE.PerspectiveCamera, framing: Framing)
 
   /** Where the camera goes for the model's idle-stance bounds: the whole body, or head and shoulders. */
   const poseFor = (vrm: VRM): CameraPose => {
-    const { box: stand, head } = bounds(vrm);
-    const box = lying ? lyingBox(stand) : stand;
+    const { box: stand, head, hips } = bounds(vrm);
+    const box = lying ? lyingBox(stand, hips) : stand;
     const size = box.getSize(new THREE.Vector3());
     const vfov = camera.fov * D2R;
     let height = size.y * 1.08;
@@ -63,6 +71,12 @@ export function createFraming(camera: THREE.PerspectiveCamera, framing: Framing)
     const distH = height / 2 / Math.tan(vfov / 2);
     const distW = width / 2 / Math.tan(vfov / 2) / camera.aspect;
     const dist = Math.max(distH, distW, 0.3);
+    if (lying) {
+      // The bed stands on the floor where her feet stood (the host keeps her window's bottom there): the floor as
+      // far above the canvas bottom as when she stands, whatever room the width's fit leaves above her.
+      const half = dist * Math.tan(vfov / 2);
+      centreY = box.min.y + half - 2 * half * FLOOR_MARGIN;
+    }
     const t = new THREE.Vector3((box.min.x + box.max.x) / 2, centreY, (box.min.z + box.max.z) / 2);
     return {
       position: new THREE.Vector3(t.x, t.y, t.z + dist),
@@ -112,12 +126,16 @@ export function createFraming(camera: THREE.PerspectiveCamera, framing: Framing)
 }
 export type StageFraming = ReturnType<typeof createFraming>;
 
-/** The space she takes lying across the bed: her height across, about half of it high, from the floor. */
-function lyingBox(stand: THREE.Box3): THREE.Box3 {
-  const h = stand.max.y - stand.min.y;
+/**
+ * The space of the bed scene: the bed's length across (her lying length and a little, in units of her hips'
+ * height `hips`), up to her head sitting on it, from the floor. The width decides in a portrait window, so the bed
+ * spans it and she lies as large as it allows.
+ */
+function lyingBox(stand: THREE.Box3, hips: number): THREE.Box3 {
+  const half = (BED.length / 2) * hips;
   const cx = (stand.min.x + stand.max.x) / 2;
   return new THREE.Box3(
-    new THREE.Vector3(cx - 0.68 * h, stand.min.y, stand.min.z),
-    new THREE.Vector3(cx + 0.68 * h, stand.min.y + 0.55 * h, stand.max.z),
+    new THREE.Vector3(cx - half, stand.min.y, stand.min.z),
+    new THREE.Vector3(cx + half, stand.min.y + (BED.height + 1) * hips, stand.max.z),
   );
 }

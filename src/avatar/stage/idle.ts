@@ -16,6 +16,12 @@ export interface IdleOptions {
   startMotion: (motionId: string) => void;
 }
 
+/**
+ * Seconds she stands before an ambient motion may start after a posture (a walk, a perch, the bed): arriving
+ * somewhere, she does not stretch at once because the wait ran out on the way.
+ */
+export const AMBIENT_AFTER_POSTURE = 8;
+
 export function createIdleLife(opts: IdleOptions) {
   const life = { t: 0, nextBlink: 2, blinkT: -1, nextAmbient: 14 };
   return {
@@ -49,7 +55,8 @@ export function createIdleLife(opts: IdleOptions) {
           }
         }
       }
-      if (!m.motion && t >= life.nextAmbient && opts.ambientAllowed()) {
+      if (!opts.ambientAllowed()) life.nextAmbient = Math.max(life.nextAmbient, t + AMBIENT_AFTER_POSTURE);
+      else if (!m.motion && t >= life.nextAmbient) {
         const pick = AMBIENT_MOTIONS[Math.floor(opts.random() * AMBIENT_MOTIONS.length)]!;
         opts.startMotion(pick);
         life.nextAmbient = t + 18 + opts.random() * 20;

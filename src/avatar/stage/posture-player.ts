@@ -5,7 +5,7 @@
  */
 import * as THREE from "three";
 import { POSTURE_CLIPS } from "../motions.ts";
-import { type PostureShow, type PostureState, postureShow, STANDING } from "../posture.ts";
+import { type PostureShow, type PostureState, postureShow, STANDING, showsAtOnce } from "../posture.ts";
 import type { StageVRMAnimation as VRMAnimation } from "../vrm-types.ts";
 import type { createBed } from "./bed.ts";
 import { clipFor } from "./clips.ts";
@@ -55,8 +55,9 @@ export function createPosturePlayer(deps: PosturePlayerDeps) {
   return {
     /** The body's new state; `m` is the model shown (null before the first load). */
     set(state: PostureState, m: LoadedModel | null) {
+      const prev = show;
       show = postureShow(state);
-      apply(m);
+      apply(m, !showsAtOnce(prev, show));
     },
     setReduced(on: boolean, m: LoadedModel | null) {
       reduced = on;
