@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -7,6 +8,7 @@ import { startHost } from "../host/server/server.ts";
 import { startXDesktop } from "../shell/gtk/testing/x-desktop.ts";
 import { savePreset } from "../src/app/presets/presets.ts";
 import { REPO } from "../src/avatar/harness/serve.ts";
+import { generateDefaultVrm } from "../tools/vrm-gen/main.ts";
 
 // bench:idle — what the whole companion costs while idle on the desktop: CPU seconds per minute and resident
 // memory of the host (this process), the gjs shell and its WebKit processes, with the default character on
@@ -14,14 +16,19 @@ import { REPO } from "../src/avatar/harness/serve.ts";
 // stage and frame loop with no character), measured in the same run. Xvfb + openbox + xcompmgr, Mesa's
 // software renderer. Goal (issue 20): the character at most 1.5x the empty scene. Also printed, outside the
 // ratio: the character with her window hidden (the shell's `visible: false`), for min(M, 0.5) minutes.
-// Run: npx tsx bench/idle.ts [--minutes M] [--warmup S] [--dist DIR]   (M: minutes measured with the character, default 1; the empty
-// scene is measured for min(M, 1) minutes; --minutes 10 is the ten-minute memory check)
+// Memory: the resident size (RSS) of the same processes is sampled when the character's measured time
+// starts, at each whole minute of it and at its end, and printed per process with the change from the
+// first minute to the end: the all-day companion must not grow while idle.
+// Run: npx tsx bench/idle.ts [--minutes M] [--warmup S] [--dist DIR] [--avatar FILE]
+//   M: minutes measured with the character (default 10, the ten-minute memory check; or the
+//   YUI_BENCH_IDLE_MINUTES environment variable, e.g. 1 for a quick run); the empty scene is measured for
+//   min(M, 1) minutes.
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(name);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const MINUTES = arg("--minutes", 1);
+const MINUTES = arg("--minutes", Number(process.env.YUI_BENCH_IDLE_MINUTES ?? 10));
 const WARMUP_S = arg("--warmup", 30);
 const TICKS = 100; // USER_HZ (getconf CLK_TCK) on Linux
 const PAGE = 4096;
@@ -77,10 +84,45 @@ interface Sample {
   /** Per process: CPU seconds so far. */
   cpu: Map<number, { comm: string; cpu: number }>;
   rss: number;
+  /** Resident bytes per process name (the host is "host"). */
+  rssBy: Record<string, number>;
 }
 
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** A memory sample taken `minute` minutes into a measured phase. */
+interface MemoryPoint {
+  minute: number;
+  rss: number;
+  rssBy: Record<string, number>;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, Math.max(0, ms)));
 const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
+
+/**
+ * The character's memory over the measured time: total and per process at the start, after the first
+ * minute, and at the end (every minute in between on one line), then the change from the first minute to
+ * the end (the first minute still settles caches and the frame policy) in MB and per cent.
+ */
+function printMemory(points: MemoryPoint[]): void {
+  const at = (m: number) => points.find((p) => p.minute === m);
+  const first = at(0)!;
+  const last = points[points.length - 1]!;
+  const settled = at(1) ?? first;
+  const names = Object.keys(last.rssBy).sort((x, y) => last.rssBy[y]! - last.rssBy[x]!);
+  console.log(`memory (RSS, character on the desktop; shared pages count once per process):`);
+  for (const p of [first, ...(settled === first ? [] : [settled]), ...(last === settled ? [] : [last])]) {
+    const parts = names.map((n) => `${n} ${mb(p.rssBy[n] ?? 0)}`).join(", ");
+    console.log(`  at ${String(p.minute).padStart(4)} min: ${mb(p.rss).padStart(8)}  (${parts})`);
+  }
+  console.log(`  every minute: ${points.map((p) => `${(p.rss / 1048576).toFixed(0)}`).join(" ")} MB`);
+  const growth = last.rss - settled.rss;
+  const span = last.minute - settled.minute;
+  if (span > 0) {
+    console.log(
+      `  from ${settled.minute} to ${last.minute} min: ${growth >= 0 ? "+" : ""}${(growth / 1048576).toFixed(1)} MB (${((100 * growth) / settled.rss).toFixed(1)}%, ${(growth / 1048576 / span).toFixed(2)} MB/min)`,
+    );
+  }
+}
 
 async function main() {
   if (!(MINUTES > 0)) throw new Error("--minutes needs a positive number");
@@ -89,19 +131,35 @@ async function main() {
   const given = process.argv.indexOf("--dist");
   const distDir = given > 0 ? resolve(process.argv[given + 1]!) : join(REPO, ".cache", "bench-idle-dist");
   if (given < 0) {
-    const { build } = await import("vite");
-    await build({
-      configFile: join(REPO, "vite.config.ts"),
-      logLevel: "warn",
-      build: { outDir: distDir, emptyOutDir: true },
-    });
+    // In a child process, so the build's memory is not counted as the host's (this process).
+    const built = spawnSync(
+      "npx",
+      ["vite", "build", "--config", join(REPO, "vite.config.ts"), "--outDir", distDir, "--emptyOutDir"],
+      { cwd: REPO, stdio: ["ignore", "ignore", "inherit"] },
+    );
+    if (built.status !== 0) throw new Error(`the UI build failed (exit ${built.status})`);
   }
+  // The default character as this checkout generates it (the build's copy in .cache/avatar may be older),
+  // or a given model file (`--avatar <file>`, e.g. an older build of her for a before/after comparison).
+  const givenAvatar = process.argv.indexOf("--avatar");
+  const avatar =
+    givenAvatar > 0
+      ? resolve(process.argv[givenAvatar + 1]!)
+      : join(REPO, ".cache", "bench-idle-avatar", "default.vrm");
+  if (givenAvatar < 0) await generateDefaultVrm(avatar);
   const desk = await startXDesktop();
   const dataDir = mkdtempSync(join(tmpdir(), "yui-bench-idle-"));
   const env: NodeJS.ProcessEnv = { ...desk.env, LIBGL_ALWAYS_SOFTWARE: "1" };
   delete env.OPENAI_BASE_URL;
   delete env.OPENAI_API_KEY;
-  const host = await startHost({ port: 0, dataDir, env, browserCommands: false, distDir });
+  const host = await startHost({
+    port: 0,
+    dataDir,
+    env,
+    browserCommands: false,
+    distDir,
+    defaultAvatar: avatar,
+  });
   const shell = spawnShell({ env, log: () => {} });
   try {
     savePreset(host.store, {
@@ -117,9 +175,15 @@ async function main() {
     const sample = (): Sample => {
       const all = procs();
       const mine = [all.get(process.pid)!, ...tree(all, shell.child.pid!)].filter(Boolean);
+      const rssBy: Record<string, number> = {};
+      for (const p of mine) {
+        const name = p.pid === process.pid ? "host" : p.comm;
+        rssBy[name] = (rssBy[name] ?? 0) + p.rss;
+      }
       return {
         cpu: new Map(mine.map((p) => [p.pid, { comm: p.comm, cpu: p.cpu }])),
         rss: mine.reduce((s, p) => s + p.rss, 0),
+        rssBy,
       };
     };
     const spent = (a: Sample, b: Sample) => {
@@ -152,12 +216,21 @@ async function main() {
         await sleep(3000);
       }
       const a = sample();
-      await sleep(minutes * 60_000);
+      // Memory at the start, at each whole minute, and at the end of the measured time.
+      const memory: MemoryPoint[] = [{ minute: 0, rss: a.rss, rssBy: a.rssBy }];
+      const started = Date.now();
+      for (let m = 1; m < minutes; m++) {
+        await sleep(started + m * 60_000 - Date.now());
+        const s = sample();
+        memory.push({ minute: m, rss: s.rss, rssBy: s.rssBy });
+      }
+      await sleep(started + minutes * 60_000 - Date.now());
       const b = sample();
+      memory.push({ minute: minutes, rss: b.rss, rssBy: b.rssBy });
       shell.send({ type: "close", id });
       await sleep(3000);
       const { total, by } = spent(a, b);
-      return { label, perMinute: total / minutes, by, rssStart: a.rss, rssEnd: b.rss, minutes };
+      return { label, perMinute: total / minutes, by, rssStart: a.rss, rssEnd: b.rss, minutes, memory };
     };
     const withHer = await phase("default character", "yui", "", MINUTES);
     const empty = await phase("empty scene (peer)", "yui-empty", "&stage=empty", Math.min(MINUTES, 1));
@@ -177,6 +250,7 @@ async function main() {
     }
     const ratio = withHer.perMinute / empty.perMinute;
     console.log(`ratio character / empty scene: ${ratio.toFixed(2)}x (goal <= 1.5x)`);
+    printMemory(withHer.memory);
   } finally {
     await shell.stop();
     await host.close();
