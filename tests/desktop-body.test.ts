@@ -167,6 +167,8 @@ async function onHer(): Promise<[number, number]> {
 
 /** The whole screen as the user sees it, scaled down, into test-output/body/<name>.png. */
 async function shot(name: string): Promise<void> {
+  // Her page crossfades into a posture's clip (0.3 s) after the body's event: let it settle first.
+  await new Promise((r) => setTimeout(r, 1500));
   const png = await new Promise<Buffer>((res, rej) =>
     execFile(
       "import",

@@ -109,7 +109,16 @@ class LiveBody implements AttachedBody {
     private readonly o: DesktopBodiesOptions,
     private readonly place: () => Geometry | null,
   ) {
-    this.clock = o.clock ?? realClock;
+    // The machine's own timers (the bed's phases, a wake) are told to her page at once, not at the next tick.
+    const clock = o.clock ?? realClock;
+    this.clock = {
+      now: () => clock.now(),
+      setTimer: (ms, fn) =>
+        clock.setTimer(ms, () => {
+          fn();
+          this.tick();
+        }),
+    };
     this.stopWorld = o.watchWorld((w) => {
       this.world = w;
       this.machine?.setWorld(w);
