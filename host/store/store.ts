@@ -81,8 +81,8 @@ interface Row {
   rev: number;
 }
 
-/** Opens (creating if needed) the store in `dir`, by default `dataDir()`; the caller closes it. */
-export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {}): Store {
+/** Opens (creating) the store's SQLite file in `dir`, the user's alone, in WAL mode with its one table. */
+function openDatabase(dir: string): { path: string; db: Database.Database } {
   // The store holds API keys: the directory and the files are the user's alone (SQLite gives the -wal and
   // -shm files the main file's mode).
   mkdirSync(dir, { recursive: true, mode: 0o700 });
@@ -100,7 +100,27 @@ export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {
     rev INTEGER NOT NULL
   );
   CREATE INDEX IF NOT EXISTS kv_rev ON kv(rev);`);
+  return { path, db };
+}
 
+/** A row's value: its JSON checked against the key's schema, or the key's default (deleted, unreadable, stale). */
+function decodeRow(row: Row): unknown {
+  if (row.value === null) return defaultValue(row.key);
+  try {
+    const raw: unknown = JSON.parse(row.value);
+    // A row written before a schema change may no longer fit: answer the default rather than crash.
+    const spec = keySpec(row.key);
+    if (!spec) return raw;
+    const parsed = spec.schema.safeParse(raw);
+    return parsed.success ? parsed.data : defaultValue(row.key);
+  } catch {
+    return defaultValue(row.key);
+  }
+}
+
+/** Opens (creating if needed) the store in `dir`, by default `dataDir()`; the caller closes it. */
+export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {}): Store {
+  const { path, db } = openDatabase(dir);
   const now = options.now ?? Date.now;
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
   const selectOne = db.prepare<[string], Row>("SELECT key, value, who, rev FROM kv WHERE key = ?");
@@ -131,20 +151,6 @@ export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {
     if (closed) throw new StoreError("the store is closed");
   }
 
-  function decode(row: Row): unknown {
-    if (row.value === null) return defaultValue(row.key);
-    try {
-      const raw: unknown = JSON.parse(row.value);
-      // A row written before a schema change may no longer fit: answer the default rather than crash.
-      const spec = keySpec(row.key);
-      if (!spec) return raw;
-      const parsed = spec.schema.safeParse(raw);
-      return parsed.success ? parsed.data : defaultValue(row.key);
-    } catch {
-      return defaultValue(row.key);
-    }
-  }
-
   function write(key: string, json: string | null, who: string): void {
     const rev = maxRev.get()!.rev + 1;
     upsert.run(key, json, who, now(), rev);
@@ -160,7 +166,7 @@ export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {
       const secret = isSecretKey(row.key);
       const change: StoreChange = {
         key: row.key,
-        value: secret ? undefined : decode(row),
+        value: secret ? undefined : decodeRow(row),
         deleted: row.value === null,
         who: row.who,
         rev: row.rev,
@@ -206,7 +212,7 @@ export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {
     get(key) {
       check();
       const row = selectOne.get(key);
-      return row ? decode(row) : defaultValue(key);
+      return row ? decodeRow(row) : defaultValue(key);
     },
     has(key) {
       check();
@@ -223,7 +229,7 @@ export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {
       check();
       const tx = db.transaction((): { next: T; wrote: boolean } => {
         const row = selectOne.get(key);
-        const current = (row ? decode(row) : defaultValue(key)) as T;
+        const current = (row ? decodeRow(row) : defaultValue(key)) as T;
         const input = structuredClone(current);
         const out = fn(input);
         // Handing back the argument itself means "no change": nothing is written, no one is told.

@@ -14,15 +14,6 @@ import { describe, expect, it } from "vitest";
 const ROOT = join(import.meta.dirname, "..", "..");
 const MAX_LINES = 200;
 
-/**
- * Functions known to be too long, by `path#name`, while other helpers split them. This list only shrinks: an
- * entry that is no longer longer than MAX_LINES (split, renamed or gone) fails the test until it is removed.
- */
-const KNOWN_OFFENDERS: readonly string[] = [
-  // The store's open: schema checks, transactions, watchers and the file in one closure.
-  "host/store/store.ts#openStore",
-];
-
 interface LongFunction {
   /** `path#name`, the name of the function or of what holds it (`<anonymous>` when nothing names it). */
   id: string;
@@ -91,12 +82,7 @@ describe("function length", () => {
     .flatMap((f) => longFunctions(f, readFileSync(join(ROOT, f), "utf8")));
   const describeAll = (fs: LongFunction[]) => fs.map((f) => `${f.id} (line ${f.line}): ${f.lines} lines`);
 
-  it(`no function in src/ or host/ is longer than ${MAX_LINES} lines, beyond the known offenders`, () => {
-    expect(describeAll(long.filter((f) => !KNOWN_OFFENDERS.includes(f.id)))).toEqual([]);
-  });
-
-  it("the known offenders are all still long (the list only shrinks: remove an entry once it is split)", () => {
-    const stillLong = new Set(long.map((f) => f.id));
-    expect(KNOWN_OFFENDERS.filter((id) => !stillLong.has(id))).toEqual([]);
+  it(`no function in src/ or host/ is longer than ${MAX_LINES} lines`, () => {
+    expect(describeAll(long)).toEqual([]);
   });
 });
