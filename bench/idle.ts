@@ -8,7 +8,6 @@ import { startHost } from "../host/server/server.ts";
 import { startXDesktop } from "../shell/gtk/testing/x-desktop.ts";
 import { savePreset } from "../src/app/presets/presets.ts";
 import { REPO } from "../src/avatar/harness/serve.ts";
-import { generateDefaultVrm } from "../tools/vrm-gen/main.ts";
 
 // bench:idle — what the whole companion costs while idle on the desktop: CPU seconds per minute and resident
 // memory of the host (this process), the gjs shell and its WebKit processes, with the default character on
@@ -146,7 +145,14 @@ async function main() {
     givenAvatar > 0
       ? resolve(process.argv[givenAvatar + 1]!)
       : join(REPO, ".cache", "bench-idle-avatar", "default.vrm");
-  if (givenAvatar < 0) await generateDefaultVrm(avatar);
+  if (givenAvatar < 0) {
+    // Also in a child process: the generator's garbage would otherwise sit in the host's first memory sample.
+    const made = spawnSync("npx", ["tsx", join(REPO, "tools", "vrm-gen", "main.ts"), "--out", avatar], {
+      cwd: REPO,
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+    if (made.status !== 0) throw new Error(`generating the default character failed (exit ${made.status})`);
+  }
   const desk = await startXDesktop();
   const dataDir = mkdtempSync(join(tmpdir(), "yui-bench-idle-"));
   const env: NodeJS.ProcessEnv = { ...desk.env, LIBGL_ALWAYS_SOFTWARE: "1" };
