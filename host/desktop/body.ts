@@ -22,10 +22,14 @@ import {
 import { encodeScreenshot } from "../browser/screenshots.ts";
 import type { AttachedBody, BodyProvider } from "../server/body-slot.ts";
 import type { Store } from "../store/store.ts";
+import type { WorldWatcher } from "../x11/windows.ts";
 import type { ShellProcess } from "./shell-process.ts";
 
-/** Where the windows of other applications come from: starts a watch, answers its stop. */
-export type WorldWatch = (onChange: (world: World) => void) => () => void;
+/**
+ * Where the windows of other applications come from: starts a watch that polls only while `pollWhile` says
+ * moves matter (she sits on a window, she is on her way), and reads at once on refresh().
+ */
+export type WorldWatch = (onChange: (world: World) => void, pollWhile: () => boolean) => WorldWatcher;
 
 /** While she moves, her window is placed this often. */
 export const MOVE_TICK_MS = 33;
@@ -94,7 +98,7 @@ let captureSeq = 0;
 class LiveBody implements AttachedBody {
   private machine: BodyMachine | null = null;
   private world: World | null = null;
-  private readonly stopWorld: () => void;
+  private readonly watch: WorldWatcher;
   private timer: NodeJS.Timeout | undefined;
   private sent = { x: Number.NaN, y: Number.NaN };
   private lastEvent = "";
@@ -119,12 +123,15 @@ class LiveBody implements AttachedBody {
           this.tick();
         }),
     };
-    this.stopWorld = o.watchWorld((w) => {
-      this.world = w;
-      this.machine?.setWorld(w);
-      this.ensureMachine();
-      this.tick();
-    });
+    this.watch = o.watchWorld(
+      (w) => {
+        this.world = w;
+        this.machine?.setWorld(w);
+        this.ensureMachine();
+        this.tick();
+      },
+      () => this.movesMatter(),
+    );
   }
 
   /** The machine exists once the desktop was read and her window's place is known. */
@@ -152,7 +159,13 @@ class LiveBody implements AttachedBody {
     return this.machine;
   }
 
-  private ready(): Promise<BodyMachine | null> {
+  /** The machine once it exists, over a reading of the desktop taken now (moves are not polled at rest). */
+  private async ready(): Promise<BodyMachine | null> {
+    await this.watch.refresh();
+    return this.machineReady();
+  }
+
+  private machineReady(): Promise<BodyMachine | null> {
     const m = this.ensureMachine();
     if (m || this.disposed) return Promise.resolve(m);
     return new Promise((resolve) => {
@@ -212,7 +225,18 @@ class LiveBody implements AttachedBody {
       this.lastEvent = key;
       this.o.broadcast(BODY_EVENT, ev);
     }
+    // `watch` is unset while the watch's first reading is told synchronously (the constructor).
+    if (this.movesMatter()) this.watch?.resume();
     this.timer = setTimeout(() => this.tick(), s.moving ? MOVE_TICK_MS : REST_TICK_MS);
+  }
+
+  /**
+   * Other windows' moves matter while she sits on one or is on her way (the watch polls then); otherwise X
+   * events (a window opened, closed, restacked) and a fresh reading before each gesture or look are enough.
+   */
+  private movesMatter(): boolean {
+    const s = this.machine?.snapshot();
+    return !s || s.perch !== null || s.moving || s.posture === "dragging";
   }
 
   /** Whether other windows stacked above her window cover all of it (she then draws nothing). */
@@ -311,7 +335,7 @@ class LiveBody implements AttachedBody {
   dispose(): void {
     this.disposed = true;
     clearTimeout(this.timer);
-    this.stopWorld();
+    this.watch.stop();
     for (const w of this.readyWaiters.splice(0)) w();
   }
 }

@@ -10,7 +10,7 @@ import type { World } from "../../src/body/world.ts";
 import { watchMacWorld } from "../macos/windows.ts";
 import { parseHostArgs } from "../server/serve-cli.ts";
 import { DEFAULT_PORT, type Host, PortInUseError, startHost } from "../server/server.ts";
-import { watchWorld, xRunner } from "../x11/windows.ts";
+import { type WorldWatcher, watchWorld, xRunner } from "../x11/windows.ts";
 import { createDesktopBodies, type DesktopBodies } from "./body.ts";
 import { type Desktop, startDesktop } from "./desktop.ts";
 import { type ReadyMessage, type ShellProcess, spawnShell } from "./shell-process.ts";
@@ -164,10 +164,11 @@ function desktopBodies(
     // (on Wayland through XWayland).
     watchWorld:
       process.platform === "darwin"
-        ? (onChange) => watchMacWorld(onChange, { own: { pids: [shell.child.pid ?? -1] }, onError })
+        ? (onChange, pollWhile) =>
+            watchMacWorld(onChange, { own: { pids: [shell.child.pid ?? -1] }, onError, pollWhile })
         : process.platform === "win32"
           ? (onChange) => watchShellMonitors(shell, monitors, onChange)
-          : (onChange) => watchWorld(run, onChange, { spy: { display, env }, onError }),
+          : (onChange, pollWhile) => watchWorld(run, onChange, { spy: { display, env }, onError, pollWhile }),
     vrm: (id) => getPreset(host.store, id)?.avatar || "default",
     timings,
   });
@@ -207,13 +208,14 @@ export function watchShellMonitors(
   shell: ShellProcess,
   first: Monitor[],
   onChange: (world: World) => void,
-): () => void {
+): WorldWatcher {
   const world = (ms: Monitor[]): World => ({
     windows: [],
     monitors: ms.map((m) => ({ name: m.name, rect: m.geometry, workArea: m.workarea })),
   });
   onChange(world(first));
-  return shell.on((m) => {
+  const stop = shell.on((m) => {
     if (m.type === "monitors") onChange(world(m.monitors));
   });
+  return { stop, refresh: async () => {}, resume: () => {} };
 }

@@ -5,6 +5,7 @@
 // started YUI); without it CoreGraphics leaves kCGWindowName out and every title is null.
 import { execFile } from "node:child_process";
 import type { World } from "../../src/body/world.ts";
+import { type PollOptions, pollWorld, type WorldWatcher } from "../x11/windows.ts";
 import { type OwnWindows, parseMacWorld } from "./parse.ts";
 
 /**
@@ -82,33 +83,14 @@ export async function readMacWorld(run: MacRun = macRun, own: OwnWindows = {}): 
 }
 
 /**
- * Reads the world every intervalMs (macOS announces window moves to no process without the Accessibility
- * permission, so this polls) and calls onChange with each reading that differs from the last (and the first).
- * Answers a stop function.
+ * Reads the world every intervalMs while `pollWhile` says it matters (macOS announces window moves to no process
+ * without the Accessibility permission, so this polls), and calls onChange with each reading that differs
+ * from the last (and the first); refresh() reads at once.
  */
 export function watchMacWorld(
   onChange: (world: World) => void,
-  opts: { run?: MacRun; own?: OwnWindows; intervalMs?: number; onError?: (e: unknown) => void } = {},
-): () => void {
-  let stopped = false;
-  let last = "";
-  let timer: NodeJS.Timeout | undefined;
-  const tick = async () => {
-    try {
-      const world = await readMacWorld(opts.run, opts.own);
-      const key = JSON.stringify(world);
-      if (!stopped && key !== last) {
-        last = key;
-        onChange(world);
-      }
-    } catch (e) {
-      opts.onError?.(e);
-    }
-    if (!stopped) timer = setTimeout(tick, opts.intervalMs ?? 1000);
-  };
-  void tick();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-  };
+  opts: PollOptions & { run?: MacRun; own?: OwnWindows } = {},
+): WorldWatcher {
+  const watch = pollWorld(() => readMacWorld(opts.run, opts.own), onChange, { intervalMs: 1000, ...opts });
+  return { refresh: watch.refresh, resume: watch.resume, stop: watch.stop };
 }

@@ -128,7 +128,7 @@ describe("readWorld under openbox with two monitors", () => {
 
   it("watchWorld with the spy reads at once on X events (polling set to 10 min)", async () => {
     const seen: World[] = [];
-    const stop = watchWorld(run, (w) => seen.push(w), { intervalMs: 600_000, spy: { display: s.display } });
+    const watch = watchWorld(run, (w) => seen.push(w), { intervalMs: 600_000, spy: { display: s.display } });
     try {
       await waitFor("first reading", async () => seen.length > 0);
       s.start(["xclock", "-geometry", "100x100+1500+500", "-title", "spied"]);
@@ -142,13 +142,13 @@ describe("readWorld under openbox with two monitors", () => {
         async () => !seen[seen.length - 1]!.windows.some((x) => x.title === "spied"),
       );
     } finally {
-      stop();
+      watch.stop();
     }
   });
 
   it("watchWorld reports a move and a close", async () => {
     const seen: World[] = [];
-    const stop = watchWorld(run, (w) => seen.push(w), { intervalMs: 100 });
+    const watch = watchWorld(run, (w) => seen.push(w), { intervalMs: 100 });
     try {
       await waitFor("first reading", async () => seen.length > 0);
       await s.x("xdotool", ["windowmove", ids.xterm!, "2000", "500"]);
@@ -156,7 +156,7 @@ describe("readWorld under openbox with two monitors", () => {
       await s.x("wmctrl", ["-i", "-c", ids.xterm!]);
       await waitFor("the close", async () => seen[seen.length - 1]!.windows.length === 0);
     } finally {
-      stop();
+      watch.stop();
     }
   });
 });

@@ -79,37 +79,57 @@ export const SPIED_ROOT_PROPS = [
   "_NET_ACTIVE_WINDOW",
 ] as const;
 
+/** A running watch of the window model. */
+export interface WorldWatcher {
+  /** Ends the watch (and its spy process). */
+  stop(): void;
+  /** Reads now; resolves once a reading that started after this call is in (and told, if it changed). */
+  refresh(): Promise<void>;
+  /** Polls again (from a reading intervalMs from now) if it had stopped because `pollWhile` said so. */
+  resume(): void;
+}
+
+/** What a watch polls while nothing announces a change. */
+export interface PollOptions {
+  /** Between readings, in ms (default 500). */
+  intervalMs?: number;
+  /**
+   * Whether to keep polling after a reading (default: always). While it answers false only X events and
+   * refresh() read, so nothing runs while she stands still and nothing changes; refresh() starts polling again.
+   */
+  pollWhile?: () => boolean;
+  onError?: (e: unknown) => void;
+}
+
 /**
- * Reads the world now and again, and calls onChange with each reading that differs from the last (and the first).
- * With spy (a display), `xprop -spy -root` reports the stacking list, the workspace, the work area and the active
- * window as X events, and each event triggers a read at once; polling every intervalMs remains for what no root
- * property announces (a window moved or resized: ConfigureNotify on the frames would need an X protocol client,
- * the next step). Answers a stop function, which also ends the spy process.
+ * Calls `read` now and again and `onChange` with each reading that differs from the last (and the first):
+ * readings never overlap, a request during one runs one more after it, and polling follows PollOptions.
  */
-export function watchWorld(
-  run: XRun,
+export function pollWorld(
+  read: () => Promise<World>,
   onChange: (world: World) => void,
-  opts: {
-    intervalMs?: number;
-    onError?: (e: unknown) => void;
-    comm?: CommReader;
-    spy?: { display: string; env?: NodeJS.ProcessEnv };
-  } = {},
-): () => void {
+  opts: PollOptions = {},
+): WorldWatcher & { tick(): void } {
   let stopped = false;
   let last = "";
   let timer: NodeJS.Timeout | undefined;
   let reading = false;
   let again = false;
+  // Waiters for the next reading to start, and for the one running now.
+  let queued: (() => void)[] = [];
   const tick = async () => {
     clearTimeout(timer);
+    timer = undefined;
+    if (stopped) return;
     if (reading) {
       again = true;
       return;
     }
     reading = true;
+    const waiting = queued;
+    queued = [];
     try {
-      const world = await readWorld(run, opts.comm);
+      const world = await read();
       const key = JSON.stringify(world);
       if (!stopped && key !== last) {
         last = key;
@@ -119,27 +139,61 @@ export function watchWorld(
       opts.onError?.(e);
     }
     reading = false;
+    for (const w of waiting) w();
     if (stopped) return;
-    if (again) {
+    if (again || queued.length) {
       again = false;
       void tick();
-    } else timer = setTimeout(tick, opts.intervalMs ?? 500);
+    } else if (opts.pollWhile?.() ?? true) timer = setTimeout(tick, opts.intervalMs ?? 500);
   };
+  void tick();
+  return {
+    tick: () => void tick(),
+    resume() {
+      if (!stopped && !reading && timer === undefined) timer = setTimeout(tick, opts.intervalMs ?? 500);
+    },
+    refresh: () =>
+      new Promise<void>((resolve) => {
+        if (stopped) return resolve();
+        queued.push(resolve);
+        void tick();
+      }),
+    stop() {
+      stopped = true;
+      clearTimeout(timer);
+      for (const w of queued.splice(0)) w();
+    },
+  };
+}
+
+/**
+ * Watches the X11 window model (pollWorld over readWorld). With spy (a display), `xprop -spy -root` reports
+ * the stacking list, the workspace, the work area and the active window as X events, and each event triggers a
+ * read at once (windows opened, closed, restacked or activated, workspace switches). No root property
+ * announces a window moved or resized, so polling remains for those while `pollWhile` says they matter
+ * (ConfigureNotify on the frames through an X protocol client would be the next step).
+ */
+export function watchWorld(
+  run: XRun,
+  onChange: (world: World) => void,
+  opts: PollOptions & { comm?: CommReader; spy?: { display: string; env?: NodeJS.ProcessEnv } } = {},
+): WorldWatcher {
+  const watch = pollWorld(() => readWorld(run, opts.comm), onChange, opts);
   let spy: ChildProcess | undefined;
   if (opts.spy) {
     spy = spawn("xprop", ["-spy", "-root", "-notype", ...SPIED_ROOT_PROPS], {
       env: { ...(opts.spy.env ?? process.env), DISPLAY: opts.spy.display, LC_ALL: "C.UTF-8" },
       stdio: ["ignore", "pipe", "ignore"],
     });
-    spy.stdout!.on("data", () => {
-      if (!stopped) void tick();
-    });
+    spy.stdout!.on("data", () => watch.tick());
     spy.on("error", (e) => opts.onError?.(e));
   }
-  void tick();
-  return () => {
-    stopped = true;
-    clearTimeout(timer);
-    spy?.kill();
+  return {
+    refresh: watch.refresh,
+    resume: watch.resume,
+    stop() {
+      watch.stop();
+      spy?.kill();
+    },
   };
 }
