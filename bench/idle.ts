@@ -3,6 +3,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { desktopUrl, initialPlace, WINDOW_SIZE } from "../host/desktop/desktop.ts";
+import { desktopBodies } from "../host/desktop/desktop-cli.ts";
 import { spawnShell } from "../host/desktop/shell-process.ts";
 import { startHost } from "../host/server/server.ts";
 import { startXDesktop } from "../shell/gtk/testing/x-desktop.ts";
@@ -58,7 +59,8 @@ function procs(): Map<number, Proc> {
       pid: Number(d),
       ppid: Number(f[1]),
       comm: stat.slice(stat.indexOf("(") + 1, close),
-      cpu: (Number(f[11]) + Number(f[12])) / TICKS,
+      // utime + stime, plus cutime + cstime: the children it has waited for (the host's xprop readings).
+      cpu: (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) / TICKS,
       rss: Number(f[21]) * PAGE,
     });
   }
@@ -177,6 +179,9 @@ async function main() {
       backend: { transport: "chat", base_url: "http://127.0.0.1:9/v1", model: "none" },
     });
     const ready = await shell.ready;
+    // Main's body, as `yui desktop` has it: her page holds it and the host watches the X window model.
+    const bodies = desktopBodies(shell, host, env, undefined, ready.monitors);
+    host.body.provide(bodies);
     /** The companion's processes: this one (the host) and the shell with its WebKit children. */
     const sample = (): Sample => {
       const all = procs();

@@ -144,7 +144,7 @@ export async function startDesktopApp(opts: {
  * Main's body on this desktop: the window model from X11 (on Wayland through XWayland, which lists only
  * XWayland's windows: docs/body.md). `YUI_BODY_TIMINGS` (JSON, docs/body.md) scales her timings.
  */
-function desktopBodies(
+export function desktopBodies(
   shell: ShellProcess,
   host: Host,
   env: NodeJS.ProcessEnv,
