@@ -2,10 +2,10 @@
 // messages, hit-testing and dragging, the menus, the monitors, the shortcut's syntax and capture's plan.
 import { describe, expect, it } from "vitest";
 import type { HostToShell, Monitor } from "../contract.ts";
+import { cleanRects, placeOnVisible } from "../geometry.js";
 import {
   type Action,
   capturePlan,
-  cleanRects,
   type DisplayInfo,
   electronAccelerator,
   HOST_MESSAGES,
@@ -24,7 +24,6 @@ import {
   onPointer,
   onUserClosed,
   type PointerEvent,
-  placeOnVisible,
   readyMessage,
   type ShellState,
   trayIconBitmap,

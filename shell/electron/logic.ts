@@ -14,10 +14,11 @@ import type {
   ShellToHost,
   ShellToPage,
 } from "../contract.ts";
+import { cleanRects, inRects, type PageRect, placeOnVisible } from "../geometry.js";
 
 export type MenuAction = (typeof MENU_ACTIONS)[number];
 /** `[x, y, width, height]` in window (CSS) pixels, as the page sends them. */
-export type PageRect = [number, number, number, number];
+export type { PageRect } from "../geometry.js";
 
 /** One window the shell holds. */
 export interface WindowState {
@@ -110,47 +111,7 @@ export function newState(
   };
 }
 
-// ---- geometry (the same rules as shell/gtk/geometry.js) ----
-
-/** Whether the point (x, y) lies in one of `rects`. */
-export function inRects(rects: readonly PageRect[], x: number, y: number): boolean {
-  return rects.some(([rx, ry, rw, rh]) => x >= rx && x < rx + rw && y >= ry && y < ry + rh);
-}
-
-/** Keeps only well-formed rectangles (four finite numbers, positive size), rounded to whole pixels. */
-export function cleanRects(rects: unknown): PageRect[] {
-  if (!Array.isArray(rects)) return [];
-  const out: PageRect[] = [];
-  for (const r of rects) {
-    if (!Array.isArray(r) || r.length !== 4 || !r.every((v) => typeof v === "number" && Number.isFinite(v)))
-      continue;
-    const [x, y, w, h] = (r as number[]).map((v) => Math.round(v)) as PageRect;
-    if (w > 0 && h > 0) out.push([x, y, w, h]);
-  }
-  return out.slice(0, 4096);
-}
-
-/**
- * Where a window goes so that it stays on a visible monitor: unchanged when its centre lies in some work
- * area, else moved (size kept, clamped) into the primary monitor's work area (the first one when none is).
- */
-export function placeOnVisible(rect: Rect, monitors: readonly Monitor[]): { x: number; y: number } {
-  if (!monitors.length) return { x: rect.x, y: rect.y };
-  const cx = rect.x + rect.width / 2;
-  const cy = rect.y + rect.height / 2;
-  const inside = monitors.some(
-    (m) =>
-      cx >= m.workarea.x &&
-      cx < m.workarea.x + m.workarea.width &&
-      cy >= m.workarea.y &&
-      cy < m.workarea.y + m.workarea.height,
-  );
-  if (inside) return { x: rect.x, y: rect.y };
-  const wa = (monitors.find((m) => m.primary) ?? monitors[0]!).workarea;
-  const clamp = (v: number, lo: number, len: number, size: number) =>
-    Math.max(lo, Math.min(v, lo + len - size));
-  return { x: clamp(rect.x, wa.x, wa.width, rect.width), y: clamp(rect.y, wa.y, wa.height, rect.height) };
-}
+// ---- geometry (inRects, cleanRects, placeOnVisible: shell/geometry.js, shared with the Linux shell) ----
 
 /** The index of the monitor a window overlaps most; -1 when it overlaps none. */
 export function monitorIndexOf(rect: Rect, monitors: readonly Monitor[]): number {

@@ -9,7 +9,7 @@ import GLib from "gi://GLib";
 import Gtk from "gi://Gtk?version=3.0";
 import WebKit2 from "gi://WebKit2?version=4.1";
 import cairo from "cairo";
-import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
+import { cleanRects, inRects, placeOnVisible } from "../geometry.js";
 
 Gtk.init(null);
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-// @ts-expect-error: plain JS shared with the gjs shell, no types
 import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
 
 const mon = (x: number, y: number, width: number, height: number, primary = false, panel = 0) => ({

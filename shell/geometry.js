@@ -1,4 +1,5 @@
-// Pure geometry of the Linux shell, shared by main.js (gjs) and its Node tests: no gi imports here.
+// Pure geometry of the desktop shells, one copy for both: the Linux shell (gtk/main.js, run by gjs, which
+// cannot load TypeScript) and the Electron shell (electron/logic.ts, bundled by esbuild). Types: geometry.d.ts.
 
 /** Whether two rectangles `{x, y, width, height}` overlap by at least one pixel. */
 export function intersects(a, b) {
