@@ -221,8 +221,17 @@ describe("main's desktop page and her body", { timeout: 180_000 }, () => {
     // A click on her (her drawn silhouette, not the space around her) pokes her body.
     const pokes = invokes(sent, "body_poke").length;
     const box = (await page.getByTestId("stage").boundingBox())!;
-    await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.45);
-    await expect.poll(() => invokes(sent, "body_poke").length).toBe(pokes + 1);
+    // Her silhouette follows what is drawn, sampled after frames: clicked again until it has caught up with her
+    // standing up from the bed (the lying silhouette is elsewhere).
+    await expect
+      .poll(
+        async () => {
+          await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.45);
+          return invokes(sent, "body_poke").length;
+        },
+        { timeout: 30_000, intervals: [500] },
+      )
+      .toBeGreaterThan(pokes);
 
     // The host restarts on the same port: the page connects again and holds the body again.
     const port = host.port;
