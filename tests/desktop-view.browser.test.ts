@@ -229,7 +229,7 @@ describe("main's desktop page and her body", { timeout: 180_000 }, () => {
           await page.mouse.click(box.x + box.width / 2, box.y + box.height * 0.45);
           return invokes(sent, "body_poke").length;
         },
-        { timeout: 30_000, intervals: [500] },
+        { timeout: 30_000, interval: 500 },
       )
       .toBeGreaterThan(pokes);
 
