@@ -31,10 +31,11 @@ import type { ShellProcess } from "./shell-process.ts";
  */
 export type WorldWatch = (onChange: (world: World) => void, pollWhile: () => boolean) => WorldWatcher;
 
-/** While she moves, her window is placed this often. */
+/**
+ * While she moves, her window is placed this often. At rest nothing runs on a timer: everything that changes
+ * her (a gesture, a reading of the desktop, the user's hand, the machine's own timers) ticks at once.
+ */
 export const MOVE_TICK_MS = 33;
-/** Otherwise the machine is looked at this often (bed timers, a perch's window that moved). */
-export const REST_TICK_MS = 250;
 /**
  * How far her window sits below the edge she sits on, as a part of its height: the point under her is her
  * seat, not her feet, so her legs hang over the edge.
@@ -227,7 +228,7 @@ class LiveBody implements AttachedBody {
     }
     // `watch` is unset while the watch's first reading is told synchronously (the constructor).
     if (this.movesMatter()) this.watch?.resume();
-    this.timer = setTimeout(() => this.tick(), s.moving ? MOVE_TICK_MS : REST_TICK_MS);
+    if (s.moving) this.timer = setTimeout(() => this.tick(), MOVE_TICK_MS);
   }
 
   /**
@@ -250,6 +251,8 @@ class LiveBody implements AttachedBody {
   }
 
   fromShell(m: ShellToHost): void {
+    // Her window's place and the user's hand; not the silhouette's `shape` updates, which come many times a second.
+    if (m.type !== "mapped" && m.type !== "geometry" && m.type !== "drag" && m.type !== "drag-end") return;
     const machine = this.ensureMachine();
     if (!machine) return;
     if (m.type === "drag") machine.dragStart();
