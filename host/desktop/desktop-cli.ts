@@ -5,7 +5,7 @@
 
 import type { Monitor } from "../../shell/contract.ts";
 import { getPreset } from "../../src/app/presets/presets.ts";
-import type { BodyTimings } from "../../src/body/machine.ts";
+import { type BodyTimings, DEFAULT_TIMINGS } from "../../src/body/machine.ts";
 import type { World } from "../../src/body/world.ts";
 import { watchMacWorld } from "../macos/windows.ts";
 import { parseHostArgs } from "../server/serve-cli.ts";
@@ -183,19 +183,13 @@ export function bodyTimings(raw: string | undefined): Partial<BodyTimings> | und
   } catch {
     throw new Error("YUI_BODY_TIMINGS must be a JSON object");
   }
-  const keys: (keyof BodyTimings)[] = [
-    "walkPxPerS",
-    "climbPxPerS",
-    "bedSetupMs",
-    "lieDownMs",
-    "wakeMs",
-    "bedFadeMs",
-  ];
+  // The fields are the machine's own (DEFAULT_TIMINGS), so a new timing is accepted here without a second list.
+  const keys = Object.keys(DEFAULT_TIMINGS);
   if (!parsed || typeof parsed !== "object" || Array.isArray(parsed))
     throw new Error("YUI_BODY_TIMINGS must be a JSON object");
   const out: Partial<BodyTimings> = {};
   for (const [k, v] of Object.entries(parsed)) {
-    if (!keys.includes(k as keyof BodyTimings)) throw new Error(`YUI_BODY_TIMINGS: unknown field ${k}`);
+    if (!keys.includes(k)) throw new Error(`YUI_BODY_TIMINGS: unknown field ${k}`);
     if (typeof v !== "number" || !(v > 0))
       throw new Error(`YUI_BODY_TIMINGS: ${k} must be a positive number`);
     out[k as keyof BodyTimings] = v;
