@@ -5,7 +5,6 @@
  * move her through the real MCP SDK client against the app's ingress, and `yui chat --host` runs body_action
  * and look against the scripted backend. Screenshots: test-output/body/.
  */
-import { execFile } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
@@ -22,6 +21,7 @@ import { bridgeClient } from "../host/server/testing.ts";
 import { startXSession, waitFor, type XSession } from "../host/x11/testing.ts";
 import { createIngressClient } from "../Mods/avatar/src/ingress-client.ts";
 import { buildServer } from "../Mods/avatar/src/server.ts";
+import { grabRoot, sameColour, windowsOfClass } from "../shell/gtk/testing/x-desktop.ts";
 import { BODY_EVENT, bodySettingsKey } from "../src/protocol/body.ts";
 import { AGENT_NOTIFY_KEY, SWITCH_KEYS } from "../src/protocol/store-keys.ts";
 import { chatStream, type ScriptedBackend, startScriptedBackend } from "../tools/scripted-backend/server.ts";
@@ -33,8 +33,6 @@ const SHOTS = join(REPO, "test-output", "body");
 /** Her window (desktop.ts WINDOW_SIZE). */
 const W = { width: 360, height: 560 };
 const RIGHT = { x: 1920, y: 0, width: 1280, height: 1024 };
-/** The X screen both monitors share (host/x11/testing.ts). */
-const SCREEN_WIDTH = 3200;
 
 let x: XSession;
 let app: DesktopApp;
@@ -65,16 +63,9 @@ const body = async () => (await call("get_body_state")).structuredContent as unk
 
 /** Her window as X sees it (the main character is titled YUI). */
 async function herWindow() {
-  const ids = (await x.x("xdotool", ["search", "--onlyvisible", "--class", "^yui$"]))
-    .split("\n")
-    .filter(Boolean);
-  for (const id of ids) {
-    const info = await x.x("xwininfo", ["-id", id]);
-    const num = (k: string) => Number(new RegExp(`${k}:\\s+(-?\\d+)`).exec(info)![1]);
-    if (num("Width") === W.width)
-      return { id, x: num("Absolute upper-left X"), y: num("Absolute upper-left Y") };
-  }
-  throw new Error("her window is not on the desktop");
+  const her = (await windowsOfClass(x, "yui")).find((w) => w.w === W.width);
+  if (!her) throw new Error("her window is not on the desktop");
+  return { id: her.id, x: her.x, y: her.y };
 }
 /** The frame (with decorations) of the first visible window of WM_CLASS `cls`. */
 async function frameOf(cls: string) {
@@ -115,17 +106,9 @@ async function closeAll(cls: string): Promise<void> {
 /** Her window's pixels now, and a test of "hers" (differs from the desktop colour at its corner). */
 async function herPixels() {
   const her = await herWindow();
-  const raw = await new Promise<Buffer>((res, rej) =>
-    execFile(
-      "import",
-      ["-window", "root", "-depth", "8", "rgb:-"],
-      { env: x.env, encoding: "buffer", maxBuffer: 64 << 20 },
-      (e, out) => (e ? rej(e) : res(out)),
-    ),
-  );
-  const at = (px: number, py: number) => [0, 1, 2].map((c) => raw[(py * SCREEN_WIDTH + px) * 3 + c]!);
-  const bg = at(her.x + 2, her.y + 2);
-  return { her, hers: (px: number, py: number) => at(px, py).some((v, c) => Math.abs(v - bg[c]!) > 12) };
+  const screen = await grabRoot(x.env);
+  const bg = screen.at(her.x + 2, her.y + 2);
+  return { her, hers: (px: number, py: number) => !sameColour(screen.at(px, py), bg, 12) };
 }
 
 /** How many of her window's rows (every 4th) show any of her: a loaded model spans most of them. */
@@ -169,14 +152,7 @@ async function onHer(): Promise<[number, number]> {
 async function shot(name: string): Promise<void> {
   // Her page crossfades into a posture's clip (0.3 s) after the body's event: let it settle first.
   await new Promise((r) => setTimeout(r, 1500));
-  const png = await new Promise<Buffer>((res, rej) =>
-    execFile(
-      "import",
-      ["-window", "root", "png:-"],
-      { env: x.env, encoding: "buffer", maxBuffer: 64 << 20 },
-      (e, out) => (e ? rej(e) : res(out)),
-    ),
-  );
+  const { png } = await grabRoot(x.env);
   await sharp(png)
     .resize({ width: 1600 })
     .png()

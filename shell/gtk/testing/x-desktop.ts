@@ -80,6 +80,20 @@ function run(file: string, args: string[], env: NodeJS.ProcessEnv, encoding: "ut
   });
 }
 
+/** The root window's pixels as the user sees them, on the X display of `env` (ImageMagick's import). */
+export async function grabRoot(env: NodeJS.ProcessEnv): Promise<Screenshot> {
+  const png = (await run("import", ["-window", "root", "png:-"], env, "buffer")) as Buffer;
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  return {
+    png,
+    width: info.width,
+    at: (px, py) => {
+      const i = (py * info.width + px) * 3;
+      return [data[i]!, data[i + 1]!, data[i + 2]!];
+    },
+  };
+}
+
 /** Starts Xvfb, openbox and (with `compositor`, the default) xcompmgr. */
 export async function startXDesktop(opts: { compositor?: boolean } = {}): Promise<XDesktop> {
   const server = await startXServer(`${SCREEN.width}x${SCREEN.height}x24`, ["+extension", "Composite"]);
@@ -96,18 +110,7 @@ export async function startXDesktop(opts: { compositor?: boolean } = {}): Promis
       env,
       x,
       start,
-      async screenshot() {
-        const png = (await run("import", ["-window", "root", "png:-"], env, "buffer")) as Buffer;
-        const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
-        return {
-          png,
-          width: info.width,
-          at: (px, py) => {
-            const i = (py * info.width + px) * 3;
-            return [data[i]!, data[i + 1]!, data[i + 2]!];
-          },
-        };
-      },
+      screenshot: () => grabRoot(env),
       close: server.close,
     };
   } catch (e) {
