@@ -6,7 +6,7 @@ import { ManualClock } from "../../src/body/clock.ts";
 import { BodyMachine } from "../../src/body/machine.ts";
 import type { World } from "../../src/body/world.ts";
 import type { BodyActionResult } from "../../src/protocol/body.ts";
-import { startXSession, waitFor, type XSession } from "./testing.ts";
+import { startXSession, untilWorld, type XSession } from "./testing.ts";
 import { readWorld, type XRun, xRunner } from "./windows.ts";
 
 let s: XSession;
@@ -17,11 +17,7 @@ async function startClient(argv: string[], title: string): Promise<string> {
   const w = await until(`${title}'s window`, (w) => w.windows.some((x) => x.title === title));
   return w.windows.find((x) => x.title === title)!.id;
 }
-const until = (what: string, pred: (w: World) => boolean) =>
-  waitFor(what, async () => {
-    const w = await readWorld(run);
-    return pred(w) ? w : undefined;
-  });
+const until = (what: string, pred: (w: World) => boolean) => untilWorld(run, what, pred);
 
 beforeAll(async () => {
   s = await startXSession();

@@ -3,6 +3,8 @@
 // close() kills everything started.
 import { type ChildProcess, execFile } from "node:child_process";
 import { startXServer, waitFor } from "@yui/mod-kit/testing";
+import type { World } from "../../src/body/world.ts";
+import { readWorld, type XRun } from "./windows.ts";
 
 /** The two monitors: a 1920x1200 left one (on the screen's output) and a 1280x1024 right one. */
 export const TEST_MONITORS = [
@@ -40,3 +42,10 @@ export async function startXSession(): Promise<XSession> {
     throw e;
   }
 }
+
+/** The first reading of the window model (through `run`) that satisfies `pred`, waited for. */
+export const untilWorld = (run: XRun, what: string, pred: (w: World) => boolean): Promise<World> =>
+  waitFor(what, async () => {
+    const w = await readWorld(run);
+    return pred(w) ? w : undefined;
+  });

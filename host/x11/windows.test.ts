@@ -2,8 +2,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chooseSitTarget } from "../../src/body/perch.ts";
 import type { World } from "../../src/body/world.ts";
-import { startXSession, waitFor, type XSession } from "./testing.ts";
-import { readWorld, watchWorld, type XRun, xRunner } from "./windows.ts";
+import { startXSession, untilWorld, waitFor, type XSession } from "./testing.ts";
+import { watchWorld, type XRun, xRunner } from "./windows.ts";
 
 let s: XSession;
 let run: XRun;
@@ -38,11 +38,7 @@ async function startClient(argv: string[], cls: string): Promise<string> {
 }
 
 const appsIn = (w: World) => w.windows.map((x) => x.app);
-const until = (what: string, pred: (w: World) => boolean) =>
-  waitFor(what, async () => {
-    const w = await readWorld(run);
-    return pred(w) ? w : undefined;
-  });
+const until = (what: string, pred: (w: World) => boolean) => untilWorld(run, what, pred);
 
 beforeAll(async () => {
   s = await startXSession();
