@@ -1,14 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { type FrameNeed, frameInterval, IDLE_INTERVAL_MS, SETTLE_SECONDS } from "./frame-policy.ts";
+import {
+  type FrameNeed,
+  frameInterval,
+  IDLE_INTERVAL_MS,
+  LIFE_INTERVAL_MS,
+  SETTLE_SECONDS,
+} from "./frame-policy.ts";
 
 const idle: FrameNeed = {
   hidden: false,
   motion: false,
+  ambient: false,
   expression: false,
   blink: false,
   speaking: false,
   dragged: false,
   sinceMoved: 60,
+  sinceAmbient: 60,
 };
 
 describe("frame policy", () => {
@@ -16,7 +24,15 @@ describe("frame policy", () => {
     ["idle life only", {}, IDLE_INTERVAL_MS],
     ["a motion plays", { motion: true }, 0],
     ["an expression blends", { expression: true }, 0],
-    ["a blink is under way", { blink: true }, 0],
+    ["a blink is under way", { blink: true }, LIFE_INTERVAL_MS],
+    ["an ambient motion plays", { ambient: true }, LIFE_INTERVAL_MS],
+    [
+      "just after an ambient motion, springs settling",
+      { sinceAmbient: SETTLE_SECONDS - 0.1 },
+      LIFE_INTERVAL_MS,
+    ],
+    ["settled after an ambient motion", { sinceAmbient: SETTLE_SECONDS }, IDLE_INTERVAL_MS],
+    ["a gesture plays during a blink", { motion: true, blink: true }, 0],
     ["she speaks", { speaking: true }, 0],
     ["she is dragged", { dragged: true }, 0],
     ["just after a motion, springs settling", { sinceMoved: SETTLE_SECONDS - 0.1 }, 0],
@@ -27,7 +43,8 @@ describe("frame policy", () => {
     expect(frameInterval({ ...idle, ...change })).toBe(expected);
   });
 
-  it("draws idle life at 10 fps", () => {
+  it("draws breathing at 10 fps, and ambient motions and blinks at 20", () => {
     expect(IDLE_INTERVAL_MS).toBe(100);
+    expect(LIFE_INTERVAL_MS).toBe(50);
   });
 });

@@ -15,7 +15,7 @@ import { createGenerateExpressTool, GENERATE_EXPRESS } from "../app/tools/expres
 import { DEFAULT_VOCABULARY } from "../app/vocabulary/vocabulary.ts";
 import { createChatEngine } from "../io/chat/stream/engine.ts";
 import type { AnchoredCue, Cue } from "./cues.ts";
-import { IDLE_FPS, IDLE_INTERVAL_MS } from "./frame-policy.ts";
+import { IDLE_FPS, IDLE_INTERVAL_MS, LIFE_INTERVAL_MS } from "./frame-policy.ts";
 import { expectIsBinaryRules, stageCalls } from "./harness/checks.ts";
 import { type Harness, REPO, startHarness } from "./harness/serve.ts";
 import { MODEL_FILE_ERRORS } from "./model-file.ts";
@@ -401,6 +401,10 @@ describe("avatar stage in Chromium", () => {
   }, 240_000);
 
   it("stays natural over a long idle: bounded turns, and an ambient motion now and then", async () => {
+    // A stage of its own, the pointer off it: the click before left a motion whose settling, and a pointer
+    // whose moves, would still ask for full rate.
+    await h.page.mouse.move(0, 0);
+    lastOptions = "";
     await create({ idle: true });
     await setSize(48, 64);
     await load(DEFAULT_VRM);
@@ -409,6 +413,8 @@ describe("avatar stage in Chromium", () => {
     expect(run.maxHeadDeg).toBeLessThan(35);
     expect(run.maxSpineDeg).toBeLessThan(15);
     expect(run.motions.some((m) => m === "idle_stretch" || m === "idle_look_around")).toBe(true);
+    // Idle life's own motions are drawn at the life rate (20 fps), not every display frame.
+    expect(run.ambientIntervals).toEqual([LIFE_INTERVAL_MS]);
   }, 240_000);
 
   it("loads a VRM 0.x model turned to face the camera, its presets driven by the emotions, blink working, without a warning", async () => {

@@ -277,9 +277,15 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
     random: opts.random,
     eyesClosed: () => postures.show().eyesClosed,
     ambientAllowed: postures.standing,
-    startMotion: (id) => model && motions.start(model, id),
+    startMotion: (id) => {
+      if (!model) return;
+      motions.start(model, id);
+      ambientMotion = model.motion;
+    },
   });
   let model: LoadedModel | null = null;
+  /** The motion idle life started (an ambient one), drawn at the life rate while it is still the one playing. */
+  let ambientMotion: LoadedModel["motion"] = null;
   let frames = 0;
   let disposed = false;
   let emotion: string | null = null;
@@ -317,7 +323,14 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
   };
 
   /** What the character is doing now, for the frame policy. */
-  const need = () => pace.need(!!model?.motion || postures.fullRate(model), opts.idle && idle.blinking());
+  const need = () => {
+    const ambient = !!model?.motion && model.motion === ambientMotion;
+    return pace.need(
+      (!!model?.motion && !ambient) || postures.fullRate(model),
+      ambient,
+      opts.idle && idle.blinking(),
+    );
+  };
   const loop = createLoop({
     step,
     need,

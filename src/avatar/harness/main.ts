@@ -1,6 +1,7 @@
 import * as THREE from "three";
 import { type AnchoredCue, createCueScheduler } from "../cues.ts";
 import { attachModelDrop } from "../model-file.ts";
+import { AMBIENT_MOTIONS } from "../motions.ts";
 import type { PostureState } from "../posture.ts";
 import { createStage, type Stage, type StageInspection, type StageOptions } from "../stage.ts";
 
@@ -105,23 +106,29 @@ const harness = {
     return out;
   },
   /** Runs idle life for `seconds` in `dt` steps; returns the largest head and spine turn seen (degrees) and the motions played. */
-  idleRun(seconds: number, dt: number): { maxHeadDeg: number; maxSpineDeg: number; motions: string[] } {
+  idleRun(
+    seconds: number,
+    dt: number,
+  ): { maxHeadDeg: number; maxSpineDeg: number; motions: string[]; ambientIntervals: (number | null)[] } {
     const s = need();
     let maxHeadDeg = 0;
     let maxSpineDeg = 0;
+    // The frame policy's answers while one of idle life's ambient motions plays.
+    const ambientIntervals = new Set<number | null>();
     const angle = (q: number[] | undefined) =>
       q ? (2 * Math.acos(Math.min(1, Math.abs(q[3]!))) * 180) / Math.PI : 0;
     for (let t = 0; t < seconds; t += dt) {
       s.step(dt);
-      const { bones } = s.inspect();
+      const { bones, motion, interval } = s.inspect();
       maxHeadDeg = Math.max(maxHeadDeg, angle(bones.head));
       maxSpineDeg = Math.max(maxSpineDeg, angle(bones.spine));
+      if ((AMBIENT_MOTIONS as readonly (string | null)[]).includes(motion)) ambientIntervals.add(interval);
     }
     const motions = s
       .inspect()
       .events.filter((e) => e.type === "motion")
       .map((e) => e.id);
-    return { maxHeadDeg, maxSpineDeg, motions };
+    return { maxHeadDeg, maxSpineDeg, motions, ambientIntervals: [...ambientIntervals] };
   },
   /** Starts several loads without waiting, then waits for all: the last one must win. */
   async loadRace(sources: string[]) {

@@ -25,7 +25,7 @@ export const AMBIENT_AFTER_POSTURE = 8;
 export function createIdleLife(opts: IdleOptions) {
   const life = { t: 0, nextBlink: 2, blinkT: -1, nextAmbient: 14 };
   return {
-    /** A blink is under way (the frame policy draws it at full rate). */
+    /** A blink is under way (the frame policy draws it at 20 fps, LIFE_FPS). */
     blinking: () => life.blinkT >= 0,
     update(m: LoadedModel, dt: number, offsets: PoseOffsets) {
       life.t += dt;
@@ -44,9 +44,11 @@ export function createIdleLife(opts: IdleOptions) {
       // Natural blinking: a quick close and a slower open, every 2-6 s, sometimes twice.
       if (opts.eyesClosed()) life.blinkT = -1;
       else {
-        if (life.blinkT < 0 && t >= life.nextBlink) life.blinkT = 0;
+        // A blink that began since the last frame has been closing for that long (at most the 0.06 s it takes
+        // to close): at 10 or 20 fps its first drawn frame shows the eyes shut, not half the close skipped.
+        if (life.blinkT < 0 && t >= life.nextBlink) life.blinkT = Math.min(dt, 0.06);
+        else if (life.blinkT >= 0) life.blinkT += dt;
         if (life.blinkT >= 0) {
-          life.blinkT += dt;
           const k = life.blinkT < 0.06 ? life.blinkT / 0.06 : Math.max(0, 1 - (life.blinkT - 0.06) / 0.1);
           m.expressions.setChannel("blink", k);
           if (life.blinkT > 0.16) {

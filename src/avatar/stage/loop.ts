@@ -84,6 +84,7 @@ export function createPacing(blendSeconds: number) {
     emotionAt: Number.NEGATIVE_INFINITY,
     pointerAt: Number.NEGATIVE_INFINITY,
     movedAt: Number.NEGATIVE_INFINITY,
+    ambientAt: Number.NEGATIVE_INFINITY,
   };
   const clock = () => performance.now() / 1000;
   return {
@@ -91,21 +92,28 @@ export function createPacing(blendSeconds: number) {
     clock,
     /** The page is hidden or her window covered. */
     hidden: () => document.hidden || state.occluded,
-    /** What the character is doing now: `motion` (a clip plays), `blink` (a blink is under way). */
-    need(motion: boolean, blink: boolean): FrameNeed {
+    /**
+     * What the character is doing now: `motion` (a clip plays), `ambient` (an ambient motion plays), `blink`
+     * (a blink is under way).
+     */
+    need(motion: boolean, ambient: boolean, blink: boolean): FrameNeed {
       const now = clock();
       const n: FrameNeed = {
         hidden: document.hidden || state.occluded,
         motion,
+        ambient,
         expression: now - state.emotionAt < blendSeconds,
         blink,
         speaking: state.mouthOpen,
         // The gaze follows the pointer at once: a moving pointer turns her head.
         dragged: state.dragging || now - state.pointerAt < 0.2,
         sinceMoved: 0,
+        sinceAmbient: 0,
       };
       if (n.motion || n.dragged) state.movedAt = now;
+      if (ambient) state.ambientAt = now;
       n.sinceMoved = now - state.movedAt;
+      n.sinceAmbient = now - state.ambientAt;
       return n;
     },
   };
