@@ -15,7 +15,7 @@ import { createBed } from "./stage/bed.ts";
 import { createPoseOffsets } from "./stage/clips.ts";
 import { createFraming, type Framing } from "./stage/framing.ts";
 import { createGaze } from "./stage/gaze.ts";
-import { createIdleLife } from "./stage/idle.ts";
+import { createIdleLife, type IdleLife } from "./stage/idle.ts";
 import { createEventLog, inspectStage } from "./stage/inspector.ts";
 import {
   animationOf,
@@ -31,7 +31,7 @@ import {
 import { createLoop, createPacing } from "./stage/loop.ts";
 import type { LoadedModel } from "./stage/model.ts";
 import { createMotionPlayer } from "./stage/motion-player.ts";
-import { createPosturePlayer } from "./stage/posture-player.ts";
+import { createPosturePlayer, type PosturePlayer } from "./stage/posture-player.ts";
 import type { StageVRMAnimation as VRMAnimation } from "./vrm-types.ts";
 
 export type { Framing, PostureState };
@@ -257,6 +257,15 @@ function createLoading(deps: {
   };
 }
 
+/**
+ * What plays, for the frame policy: `motion`, a clip (a cue's, a gesture's) or a posture that needs full rate;
+ * `ambient`, one of idle life's ambient motions, drawn at 20 fps.
+ */
+function playing(model: LoadedModel | null, postures: PosturePlayer, idle: IdleLife) {
+  const ambient = idle.ambient(model);
+  return { motion: (!!model?.motion && !ambient) || postures.fullRate(model), ambient };
+}
+
 /** Creates the avatar stage on `canvas` (transparent background). */
 export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {}): Stage {
   const opts = withDefaults(options);
@@ -277,15 +286,9 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
     random: opts.random,
     eyesClosed: () => postures.show().eyesClosed,
     ambientAllowed: postures.standing,
-    startMotion: (id) => {
-      if (!model) return;
-      motions.start(model, id);
-      ambientMotion = model.motion;
-    },
+    startMotion: (id) => model && motions.start(model, id),
   });
   let model: LoadedModel | null = null;
-  /** The motion idle life started (an ambient one), drawn at the life rate while it is still the one playing. */
-  let ambientMotion: LoadedModel["motion"] = null;
   let frames = 0;
   let disposed = false;
   let emotion: string | null = null;
@@ -323,14 +326,7 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
   };
 
   /** What the character is doing now, for the frame policy. */
-  const need = () => {
-    const ambient = !!model?.motion && model.motion === ambientMotion;
-    return pace.need(
-      (!!model?.motion && !ambient) || postures.fullRate(model),
-      ambient,
-      opts.idle && idle.blinking(),
-    );
-  };
+  const need = () => pace.need(playing(model, postures, idle), opts.idle && idle.blinking());
   const loop = createLoop({
     step,
     need,

@@ -24,7 +24,11 @@ export const AMBIENT_AFTER_POSTURE = 8;
 
 export function createIdleLife(opts: IdleOptions) {
   const life = { t: 0, nextBlink: 2, blinkT: -1, nextAmbient: 14 };
+  /** The ambient motion idle life started last (the frame policy draws it at 20 fps while it plays). */
+  let ambient: LoadedModel["motion"] = null;
   return {
+    /** One of idle life's ambient motions plays (not a cue's, even of the same clip). */
+    ambient: (m: LoadedModel | null) => !!m?.motion && m.motion === ambient,
     /** A blink is under way (the frame policy draws it at 20 fps, LIFE_FPS). */
     blinking: () => life.blinkT >= 0,
     update(m: LoadedModel, dt: number, offsets: PoseOffsets) {
@@ -61,8 +65,10 @@ export function createIdleLife(opts: IdleOptions) {
       else if (!m.motion && t >= life.nextAmbient) {
         const pick = AMBIENT_MOTIONS[Math.floor(opts.random() * AMBIENT_MOTIONS.length)]!;
         opts.startMotion(pick);
+        ambient = m.motion;
         life.nextAmbient = t + 18 + opts.random() * 20;
       }
     },
   };
 }
+export type IdleLife = ReturnType<typeof createIdleLife>;

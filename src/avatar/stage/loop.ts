@@ -96,7 +96,7 @@ export function createPacing(blendSeconds: number) {
      * What the character is doing now: `motion` (a clip plays), `ambient` (an ambient motion plays), `blink`
      * (a blink is under way).
      */
-    need(motion: boolean, ambient: boolean, blink: boolean): FrameNeed {
+    need({ motion, ambient }: { motion: boolean; ambient: boolean }, blink: boolean): FrameNeed {
       const now = clock();
       const n: FrameNeed = {
         hidden: document.hidden || state.occluded,
