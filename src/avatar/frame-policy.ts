@@ -33,7 +33,7 @@ export const IDLE_INTERVAL_MS = 1000 / IDLE_FPS;
 /**
  * Idle life that moves more than breathing (an ambient motion, a blink, hair settling after an ambient motion)
  * is drawn at this rate: 20 fps. These come every few seconds while she idles; at every display frame they
- * were most of an idle companion's cost (docs/avatar.md, "Frame rate").
+ * raised her idle cost by half or more (docs/avatar.md, "Frame rate").
  */
 export const LIFE_FPS = 20;
 /** Milliseconds between frames of livelier idle life. */
