@@ -34,6 +34,14 @@ const deg = (rad: number) => (rad * 180) / Math.PI;
 const fromDown = (v: Vec) => deg(Math.acos(-v[1]));
 /** Steps `seconds` of frames of 1/30 s. */
 const run = (seconds: number) => calls().step(1 / 30, Math.round(seconds * 30));
+/** Sets the bed's state and, `seconds` later, finds the bed part way through its fade (neither gone nor whole). */
+const midFade = async (s: Partial<PostureState>, seconds: number) => {
+  await setPosture(s);
+  await run(seconds);
+  const opacity = await bed();
+  expect(opacity).toBeGreaterThan(0);
+  expect(opacity).toBeLessThan(1);
+};
 /** Canvas size (CSS pixels) of these tests. */
 const SIZE = { width: 120, height: 200 };
 /** Where a node is drawn across the canvas: -1 its left border, 1 its right border (the camera looks along -Z). */
@@ -175,11 +183,7 @@ describe("her postures on the stage", () => {
     const before = (await calls().inspect()).renderer.geometries;
     const standing = await calls().step(0);
 
-    await setPosture({ bed: "setup" });
-    await run(0.4);
-    const fadingIn = await bed();
-    expect(fadingIn).toBeGreaterThan(0);
-    expect(fadingIn).toBeLessThan(1);
+    await midFade({ bed: "setup" }, 0.4);
     await run(1);
     expect(await bed()).toBe(1);
     expect((await calls().inspect()).posture).toBeNull();
@@ -218,11 +222,7 @@ describe("her postures on the stage", () => {
     expect((await direction("hips", "spine"))[1]).toBeGreaterThan(0.9);
     expect((await calls().inspect()).expressions.blink).toBe(0);
 
-    await setPosture({ bed: "fading" });
-    await run(0.3);
-    const fading = await bed();
-    expect(fading).toBeGreaterThan(0);
-    expect(fading).toBeLessThan(1);
+    await midFade({ bed: "fading" }, 0.3);
     await run(1);
     expect(await bed()).toBeNull();
     // The bed's meshes are freed with it.
