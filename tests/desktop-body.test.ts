@@ -22,7 +22,8 @@ import { startXSession, waitFor, type XSession } from "../host/x11/testing.ts";
 import { createIngressClient } from "../Mods/avatar/src/ingress-client.ts";
 import { buildServer } from "../Mods/avatar/src/server.ts";
 import { grabRoot, sameColour, windowsOfClass } from "../shell/gtk/testing/x-desktop.ts";
-import { BODY_EVENT, bodySettingsKey } from "../src/protocol/body.ts";
+import { closePet, openPet, savePreset } from "../src/app/presets/presets.ts";
+import { BODY_EVENT, bodySettingsKey, OCCLUSION_EVENT, type OcclusionEvent } from "../src/protocol/body.ts";
 import { AGENT_NOTIFY_KEY, SWITCH_KEYS } from "../src/protocol/store-keys.ts";
 import { chatStream, type ScriptedBackend, startScriptedBackend } from "../tools/scripted-backend/server.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tools/testing/chromium.ts";
@@ -497,6 +498,44 @@ describe("her body on real windows", () => {
       await waitFor("her, uncovered", async () => occluded() === false);
     } finally {
       bridge.close();
+    }
+  });
+
+  it("tells a pet window's page when other windows cover all of it, and when they no longer do", async () => {
+    savePreset(app.host.store, {
+      id: "mika",
+      name: "Mika",
+      avatar: "",
+      voice: "",
+      persona: "",
+      backend: { transport: "chat", base_url: backend.url, model: "scripted" },
+    });
+    const bridge = await bridgeClient(app.host.port);
+    const told = () =>
+      bridge.frames
+        .map((f) => JSON.parse(f) as { type: string; name?: string; payload?: OcclusionEvent })
+        .filter((f) => f.type === "event" && f.name === OCCLUSION_EVENT)
+        .map((f) => f.payload!);
+    try {
+      openPet(app.host.store, "mika", "test");
+      const pet = await waitFor("Mika's pet window", async () =>
+        (await windowsOfClass(x, "yui")).find((w) => w.title === "Mika" && w.w === W.width),
+      );
+      x.start(["xterm", "-T", "pet-cover", "-geometry", "80x20+0+0"]);
+      await waitFor("the cover listed", async () => listed("pet-cover"));
+      const id = await idOf("xterm");
+      await x.x("wmctrl", ["-i", "-r", id, "-b", "add,above"]);
+      await x.x("xdotool", ["windowsize", id, String(W.width + 100), String(W.height + 100)]);
+      await x.x("xdotool", ["windowmove", id, String(pet.x - 50), String(pet.y - 80)]);
+      await x.x("xdotool", ["windowraise", id]);
+      await waitFor("Mika, fully covered", async () => told().at(-1)?.occluded === true);
+      // Hers alone: main's window is not the one covered, and main's cover goes with her body event.
+      expect(told().every((e) => e.presetId === "mika")).toBe(true);
+      await closeAll("xterm");
+      await waitFor("Mika, uncovered", async () => told().at(-1)?.occluded === false);
+    } finally {
+      bridge.close();
+      closePet(app.host.store, "mika", "test");
     }
   });
 });

@@ -5,7 +5,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Host, startHost } from "../host/server/server.ts";
 import { listPresets, savePreset } from "../src/app/presets/presets.ts";
-import { BODY_EVENT, type BodyEvent } from "../src/protocol/body.ts";
+import { BODY_EVENT, type BodyEvent, OCCLUSION_EVENT } from "../src/protocol/body.ts";
 import {
   chatStream,
   type RecordedRequest,
@@ -247,6 +247,29 @@ describe("main's desktop page and her body", { timeout: 180_000 }, () => {
     await expect.poll(() => invokes(sent, "body_attach").length, { timeout: 60_000 }).toBe(2);
     expect(invokes(sent, "body_attach")[1]!.args).toEqual({ presetId });
     await page.close();
+  });
+
+  it("stops drawing a pet window while other windows cover all of it (yui://occlusion), and draws again after", async () => {
+    const page = await browser.newPage({ viewport: { width: 320, height: 480 } });
+    try {
+      await page.goto(`${host.url}?view=desktop&role=pet&preset=${presetId}`);
+      await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 });
+      await expect
+        .poll(() => stageNow(page).then((s) => s?.loaded ?? null), { timeout: 60_000 })
+        .not.toBeNull();
+      await expect.poll(() => stageNow(page).then((s) => s?.running), { timeout: 30_000 }).toBe(true);
+      // Another preset's cover, and a body event (main's, which a pet window does not follow), are not its own.
+      host.bridge.broadcast(OCCLUSION_EVENT, { presetId: `${presetId}-other`, occluded: true });
+      host.bridge.broadcast(BODY_EVENT, event({ occluded: true }));
+      await page.waitForTimeout(1000);
+      expect((await stageNow(page))?.running).toBe(true);
+      host.bridge.broadcast(OCCLUSION_EVENT, { presetId, occluded: true });
+      await expect.poll(() => stageNow(page).then((s) => s?.running), { timeout: 30_000 }).toBe(false);
+      host.bridge.broadcast(OCCLUSION_EVENT, { presetId, occluded: false });
+      await expect.poll(() => stageNow(page).then((s) => s?.running), { timeout: 30_000 }).toBe(true);
+    } finally {
+      await page.close();
+    }
   });
 
   it("lets go of the body when the page goes: it cancels its body_attach on pagehide", async () => {

@@ -6,6 +6,7 @@
  */
 
 import type { ShellToHost } from "../../shell/contract.ts";
+import { openPetIds } from "../../src/app/presets/presets.ts";
 import { type Clock, realClock } from "../../src/body/clock.ts";
 import { BodyMachine, type BodySnapshot, type BodyTimings } from "../../src/body/machine.ts";
 import { perchTargets } from "../../src/body/perch.ts";
@@ -17,6 +18,8 @@ import {
   type BodyEvent,
   bodySettingsKey,
   DEFAULT_BODY_SETTINGS,
+  OCCLUSION_EVENT,
+  type OcclusionEvent,
   type ScreenShot,
 } from "../../src/protocol/body.ts";
 import { encodeScreenshot } from "../browser/screenshots.ts";
@@ -70,16 +73,50 @@ export interface DesktopBodies extends BodyProvider {
 export function createDesktopBodies(opts: DesktopBodiesOptions): DesktopBodies {
   const places = new Map<string, Geometry>();
   let live: LiveBody | null = null;
+  // The desktop as main's body last read it (null while no body watches it), and what each pet window was
+  // told of its cover (absent: not covered, as a page starts).
+  let world: World | null = null;
+  const told = new Map<string, boolean>();
+  /** Tells each pet window whether other windows cover all of it, when that changed (`yui://occlusion`). */
+  const tellPets = () => {
+    const pets = new Set(openPetIds(opts.store));
+    for (const [id, g] of places) {
+      if (id === live?.presetId || !pets.has(id)) continue;
+      const occluded = coveredAt(world, g);
+      if ((told.get(id) ?? false) === occluded) continue;
+      told.set(id, occluded);
+      opts.broadcast(OCCLUSION_EVENT, { presetId: id, occluded } satisfies OcclusionEvent);
+    }
+  };
   const off = opts.shell.on((m) => {
     if (m.type === "mapped" || m.type === "geometry" || m.type === "drag-end") {
       places.set(m.id, { ...m, type: "geometry" });
     }
+    // A window opened anew has a new page, which starts uncovered.
+    if (m.type === "mapped" || m.type === "closed") told.delete(m.id);
     if (m.type === "closed") places.delete(m.id);
     if (live && "id" in m && m.id === live.presetId) live.fromShell(m);
+    else if (m.type === "mapped" || m.type === "geometry" || m.type === "drag-end") tellPets();
   });
+  /** Main's body read the desktop (or stopped watching it: null, and every pet window draws again). */
+  const seen = (w: World | null) => {
+    world = w;
+    tellPets();
+  };
   return {
     attach(presetId) {
-      const body = new LiveBody(presetId, opts, () => places.get(presetId) ?? null);
+      // A body no longer main's (another attached since) tells nothing; the first reading may come while
+      // this one is still being made.
+      let self: LiveBody | null = null;
+      const body = new LiveBody(
+        presetId,
+        opts,
+        () => places.get(presetId) ?? null,
+        (w) => {
+          if (self === null || live === self) seen(w);
+        },
+      );
+      self = body;
       live = body;
       return body;
     },
@@ -92,6 +129,18 @@ export function createDesktopBodies(opts: DesktopBodiesOptions): DesktopBodies {
       live = null;
     },
   };
+}
+
+/**
+ * Whether other windows stacked above the character window placed at `g` cover all of it: the window model's
+ * own windows (`hers`) are matched to it by place.
+ */
+function coveredAt(world: World | null, g: Geometry | null): boolean {
+  if (!g || !world?.hers) return false;
+  const mine = world.hers.find(
+    (w) => w.rect.width === g.width && w.rect.height === g.height && w.rect.x === g.x && w.rect.y === g.y,
+  );
+  return mine ? fullyCovered(mine.rect, mine.above) : false;
 }
 
 let captureSeq = 0;
@@ -113,6 +162,8 @@ class LiveBody implements AttachedBody {
     readonly presetId: string,
     private readonly o: DesktopBodiesOptions,
     private readonly place: () => Geometry | null,
+    /** Each reading of the desktop, and null once this body stops watching it. */
+    private readonly seen: (world: World | null) => void,
   ) {
     // The machine's own timers (the bed's phases, a wake) are told to her page at once, not at the next tick.
     const clock = o.clock ?? realClock;
@@ -127,6 +178,7 @@ class LiveBody implements AttachedBody {
     this.watch = o.watchWorld(
       (w) => {
         this.world = w;
+        this.seen(w);
         this.machine?.setWorld(w);
         this.ensureMachine();
         this.tick();
@@ -242,12 +294,7 @@ class LiveBody implements AttachedBody {
 
   /** Whether other windows stacked above her window cover all of it (she then draws nothing). */
   private occluded(): boolean {
-    const g = this.place();
-    if (!g || !this.world?.hers) return false;
-    const mine = this.world.hers.find(
-      (w) => w.rect.width === g.width && w.rect.height === g.height && w.rect.x === g.x && w.rect.y === g.y,
-    );
-    return mine ? fullyCovered(mine.rect, mine.above) : false;
+    return coveredAt(this.world, this.place());
   }
 
   fromShell(m: ShellToHost): void {
@@ -339,6 +386,7 @@ class LiveBody implements AttachedBody {
     this.disposed = true;
     clearTimeout(this.timer);
     this.watch.stop();
+    this.seen(null);
     for (const w of this.readyWaiters.splice(0)) w();
   }
 }

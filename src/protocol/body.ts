@@ -81,6 +81,18 @@ export const BodyEventSchema = z.object({
 export type BodyEvent = z.infer<typeof BodyEventSchema>;
 export const BODY_EVENT = "yui://body";
 
+/**
+ * The `yui://occlusion` event: a pet window (not main's, whose `yui://body` event carries it) is now fully
+ * covered by other windows, or no longer is. Sent when it changes while main's body watches the desktop.
+ */
+export const OcclusionEventSchema = z.object({
+  /** The preset whose pet window it is. */
+  presetId: z.string(),
+  occluded: z.boolean(),
+});
+export type OcclusionEvent = z.infer<typeof OcclusionEventSchema>;
+export const OCCLUSION_EVENT = "yui://occlusion";
+
 /** The Character tab's body settings (`yui.<presetId>.body`). */
 export const BodySettingsSchema = z.strictObject({
   /** How long she sleeps after go_to_bed before she wakes on her own, in seconds. */

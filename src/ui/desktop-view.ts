@@ -19,6 +19,8 @@ import {
   BodyEventSchema,
   BodySettingsSchema,
   bodySettingsKey,
+  OCCLUSION_EVENT,
+  OcclusionEventSchema,
 } from "../protocol/body.ts";
 import type { BridgeClient } from "./bridge-client.ts";
 import type { ViewContext } from "./context.ts";
@@ -130,6 +132,15 @@ function reducedMotion(kv: ViewContext["kv"], presetId: string): boolean {
   return system || (setting.success && setting.data.reduced_motion);
 }
 
+/** A pet window's cover: `yui://occlusion` events for its preset (main's cover comes with its body event). */
+function followCover(bridge: BridgeClient, presetId: string, on: (occluded: boolean) => void): void {
+  const off = bridge.on(OCCLUSION_EVENT, (payload) => {
+    const ev = OcclusionEventSchema.safeParse(payload);
+    if (ev.success && ev.data.presetId === presetId) on(ev.data.occluded);
+  });
+  addEventListener("pagehide", () => off());
+}
+
 /** Mounts the character window of `?preset=` (main's character when absent). */
 export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
   const params = new URLSearchParams(location.search);
@@ -143,14 +154,22 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
   }
   // Main's body: the host's executor while this window holds it, her postures from its events.
   let body: BodyEvent | null = null;
+  // A pet window: whether other windows cover all of it (`yui://occlusion`; main's comes with its body).
+  let petCovered = false;
   const applyBody = () => {
     const stage = w.__yuiStage;
     if (!stage) return;
     stage.setReducedMotion(reducedMotion(ctx.kv, presetId));
+    if (role === "pet") stage.setOccluded(petCovered);
     if (!body) return;
     stage.setPosture(body);
     stage.setOccluded(body.occluded);
   };
+  if (role === "pet")
+    followCover(ctx.bridge, presetId, (on) => {
+      petCovered = on;
+      applyBody();
+    });
   const link =
     role === "main"
       ? linkBody(ctx.bridge, presetId, (ev) => {
