@@ -87,6 +87,16 @@ async function xterm(title: string, at: [number, number], cols = 80): Promise<vo
   x.start(["xterm", "-geometry", `${cols}x20+${at[0]}+${at[1]}`, "-T", title, "-bg", "#204080"]);
   await waitFor(`${title} listed`, async () => listed(title), 20_000);
 }
+/** An xterm titled `title`, kept above, raised over the character window at `at` and larger than it on every side. */
+async function coverWindow(title: string, at: { x: number; y: number }): Promise<void> {
+  x.start(["xterm", "-T", title, "-geometry", "80x20+0+0"]);
+  await waitFor(`${title} listed`, async () => listed(title));
+  const id = await idOf("xterm");
+  await x.x("wmctrl", ["-i", "-r", id, "-b", "add,above"]);
+  await x.x("xdotool", ["windowsize", id, String(W.width + 100), String(W.height + 100)]);
+  await x.x("xdotool", ["windowmove", id, String(at.x - 50), String(at.y - 80)]);
+  await x.x("xdotool", ["windowraise", id]);
+}
 async function listed(title: string): Promise<boolean> {
   return text(await call("list_perch_targets")).includes(`"title":"${title}"`);
 }
@@ -484,15 +494,7 @@ describe("her body on real windows", () => {
         .filter((f) => f.type === "event" && f.name === BODY_EVENT)
         .at(-1)?.payload?.occluded;
     try {
-      const her = await herWindow();
-      // A window kept above, raised over her and larger than her window on every side.
-      x.start(["xterm", "-T", "cover", "-geometry", "80x20+0+0"]);
-      await waitFor("the cover listed", async () => listed("cover"));
-      const id = await idOf("xterm");
-      await x.x("wmctrl", ["-i", "-r", id, "-b", "add,above"]);
-      await x.x("xdotool", ["windowsize", id, String(W.width + 100), String(W.height + 100)]);
-      await x.x("xdotool", ["windowmove", id, String(her.x - 50), String(her.y - 80)]);
-      await x.x("xdotool", ["windowraise", id]);
+      await coverWindow("cover", await herWindow());
       await waitFor("her, fully covered", async () => occluded() === true);
       await closeAll("xterm");
       await waitFor("her, uncovered", async () => occluded() === false);
@@ -521,13 +523,7 @@ describe("her body on real windows", () => {
       const pet = await waitFor("Mika's pet window", async () =>
         (await windowsOfClass(x, "yui")).find((w) => w.title === "Mika" && w.w === W.width),
       );
-      x.start(["xterm", "-T", "pet-cover", "-geometry", "80x20+0+0"]);
-      await waitFor("the cover listed", async () => listed("pet-cover"));
-      const id = await idOf("xterm");
-      await x.x("wmctrl", ["-i", "-r", id, "-b", "add,above"]);
-      await x.x("xdotool", ["windowsize", id, String(W.width + 100), String(W.height + 100)]);
-      await x.x("xdotool", ["windowmove", id, String(pet.x - 50), String(pet.y - 80)]);
-      await x.x("xdotool", ["windowraise", id]);
+      await coverWindow("pet-cover", pet);
       await waitFor("Mika, fully covered", async () => told().at(-1)?.occluded === true);
       // Hers alone: main's window is not the one covered, and main's cover goes with her body event.
       expect(told().every((e) => e.presetId === "mika")).toBe(true);
