@@ -73,30 +73,33 @@ export interface DesktopBodies extends BodyProvider {
 export function createDesktopBodies(opts: DesktopBodiesOptions): DesktopBodies {
   const places = new Map<string, Geometry>();
   let live: LiveBody | null = null;
-  // The desktop as main's body last read it (null while no body watches it), and what each pet window was
-  // told of its cover (absent: not covered, as a page starts).
+  // The desktop as main's body last read it (null while no body watches it), and the pet windows told they are
+  // covered (the others were told nothing or told uncovered, as a page starts).
   let world: World | null = null;
-  const told = new Map<string, boolean>();
+  const covered = new Set<string>();
   /** Tells each pet window whether other windows cover all of it, when that changed (`yui://occlusion`). */
   const tellPets = () => {
+    if (!world && covered.size === 0) return;
     const pets = new Set(openPetIds(opts.store));
     for (const [id, g] of places) {
       if (id === live?.presetId || !pets.has(id)) continue;
       const occluded = coveredAt(world, g);
-      if ((told.get(id) ?? false) === occluded) continue;
-      told.set(id, occluded);
+      if (covered.has(id) === occluded) continue;
+      if (occluded) covered.add(id);
+      else covered.delete(id);
       opts.broadcast(OCCLUSION_EVENT, { presetId: id, occluded } satisfies OcclusionEvent);
     }
   };
   const off = opts.shell.on((m) => {
-    if (m.type === "mapped" || m.type === "geometry" || m.type === "drag-end") {
-      places.set(m.id, { ...m, type: "geometry" });
-    }
+    const placed = m.type === "mapped" || m.type === "geometry" || m.type === "drag-end";
+    if (placed) places.set(m.id, { ...m, type: "geometry" });
     // A window opened anew has a new page, which starts uncovered.
-    if (m.type === "mapped" || m.type === "closed") told.delete(m.id);
+    if (m.type === "mapped" || m.type === "closed") covered.delete(m.id);
     if (m.type === "closed") places.delete(m.id);
     if (live && "id" in m && m.id === live.presetId) live.fromShell(m);
-    else if (m.type === "mapped" || m.type === "geometry" || m.type === "drag-end") tellPets();
+    // Only a covered pet window's move can change what it was told: the last reading has the others where
+    // they were (a moved window matches none of its windows until the next reading, and counts as uncovered).
+    else if (placed && covered.has(m.id)) tellPets();
   });
   /** Main's body read the desktop (or stopped watching it: null, and every pet window draws again). */
   const seen = (w: World | null) => {

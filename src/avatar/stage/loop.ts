@@ -87,11 +87,12 @@ export function createPacing(blendSeconds: number) {
     ambientAt: Number.NEGATIVE_INFINITY,
   };
   const clock = () => performance.now() / 1000;
+  /** The page is hidden or her window covered. */
+  const hidden = () => document.hidden || state.occluded;
   return {
     state,
     clock,
-    /** The page is hidden or her window covered. */
-    hidden: () => document.hidden || state.occluded,
+    hidden,
     /**
      * What the character is doing now: `motion` (a clip plays), `ambient` (an ambient motion plays), `blink`
      * (a blink is under way).
@@ -99,7 +100,7 @@ export function createPacing(blendSeconds: number) {
     need({ motion, ambient }: { motion: boolean; ambient: boolean }, blink: boolean): FrameNeed {
       const now = clock();
       const n: FrameNeed = {
-        hidden: document.hidden || state.occluded,
+        hidden: hidden(),
         motion,
         ambient,
         expression: now - state.emotionAt < blendSeconds,
