@@ -25,12 +25,13 @@ import {
 import { encodeScreenshot } from "../browser/screenshots.ts";
 import type { AttachedBody, BodyProvider } from "../server/body-slot.ts";
 import type { Store } from "../store/store.ts";
-import type { WorldWatcher } from "../x11/windows.ts";
+import type { WorldWatcher } from "../x11/poll.ts";
 import type { ShellProcess } from "./shell-process.ts";
 
 /**
- * Where the windows of other applications come from: starts a watch that polls only while `pollWhile` says
- * moves matter (she sits on a window, she is on her way), and reads at once on refresh().
+ * Where the windows of other applications come from: starts a watch that tells each change and reads at once on
+ * refresh(). On X11 events keep it current; a polled one (macOS) polls only while `pollWhile` says moves matter
+ * (she sits on a window, she is on her way).
  */
 export type WorldWatch = (onChange: (world: World) => void, pollWhile: () => boolean) => WorldWatcher;
 
@@ -287,8 +288,8 @@ class LiveBody implements AttachedBody {
   }
 
   /**
-   * Other windows' moves matter while she sits on one or is on her way (the watch polls then); otherwise X
-   * events (a window opened, closed, restacked) and a fresh reading before each gesture or look are enough.
+   * Other windows' moves matter while she sits on one or is on her way (a polled watch polls then); otherwise
+   * a fresh reading before each gesture or look is enough. X11's watch follows every move by its events.
    */
   private movesMatter(): boolean {
     const s = this.machine?.snapshot();

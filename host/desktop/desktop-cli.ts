@@ -10,7 +10,8 @@ import type { World } from "../../src/body/world.ts";
 import { watchMacWorld } from "../macos/windows.ts";
 import { parseHostArgs } from "../server/serve-cli.ts";
 import { DEFAULT_PORT, type Host, PortInUseError, startHost } from "../server/server.ts";
-import { type WorldWatcher, watchWorld, xRunner } from "../x11/windows.ts";
+import type { WorldWatcher } from "../x11/poll.ts";
+import { x11Desktop } from "../x11/windows.ts";
 import { createDesktopBodies, type DesktopBodies } from "./body.ts";
 import { type Desktop, startDesktop } from "./desktop.ts";
 import { type ReadyMessage, type ShellProcess, spawnShell } from "./shell-process.ts";
@@ -153,8 +154,8 @@ export function desktopBodies(
 ): DesktopBodies {
   const onError = (e: unknown) =>
     process.stderr.write(`body: reading the windows failed: ${(e as Error).message}\n`);
-  const display = env.DISPLAY ?? "";
-  const run = xRunner(display, env);
+  // One X connection for the host (opened by main's body's watch, shared by the next one after a reload).
+  const x11 = x11Desktop(env.DISPLAY ?? "", { onError });
   return createDesktopBodies({
     shell,
     store: host.store,
@@ -168,7 +169,7 @@ export function desktopBodies(
             watchMacWorld(onChange, { own: { pids: [shell.child.pid ?? -1] }, onError, pollWhile })
         : process.platform === "win32"
           ? (onChange) => watchShellMonitors(shell, monitors, onChange)
-          : (onChange, pollWhile) => watchWorld(run, onChange, { spy: { display, env }, onError, pollWhile }),
+          : (onChange) => x11.watch(onChange),
     vrm: (id) => getPreset(host.store, id)?.avatar || "default",
     timings,
   });

@@ -5,7 +5,7 @@
 // started YUI); without it CoreGraphics leaves kCGWindowName out and every title is null.
 import { execFile } from "node:child_process";
 import type { World } from "../../src/body/world.ts";
-import { type PollOptions, pollWorld, type WorldWatcher } from "../x11/windows.ts";
+import { type PollOptions, pollWorld, type WorldWatcher } from "../x11/poll.ts";
 import { type OwnWindows, parseMacWorld } from "./parse.ts";
 
 /**

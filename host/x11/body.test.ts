@@ -7,21 +7,19 @@ import { BodyMachine } from "../../src/body/machine.ts";
 import type { World } from "../../src/body/world.ts";
 import type { BodyActionResult } from "../../src/protocol/body.ts";
 import { startXSession, untilWorld, type XSession } from "./testing.ts";
-import { readWorld, type XRun, xRunner } from "./windows.ts";
+import { readWorld } from "./windows.ts";
 
 let s: XSession;
-let run: XRun;
 
 async function startClient(argv: string[], title: string): Promise<string> {
   s.start(argv);
   const w = await until(`${title}'s window`, (w) => w.windows.some((x) => x.title === title));
   return w.windows.find((x) => x.title === title)!.id;
 }
-const until = (what: string, pred: (w: World) => boolean) => untilWorld(run, what, pred);
+const until = (what: string, pred: (w: World) => boolean) => untilWorld(s.display, what, pred);
 
 beforeAll(async () => {
   s = await startXSession();
-  run = xRunner(s.display);
 });
 afterAll(async () => {
   await s?.close();
@@ -34,7 +32,7 @@ describe("BodyMachine on real windows", () => {
     const body = new BodyMachine({
       clock,
       settings: { wakeTimeoutMs: () => 60_000, reducedMotion: () => false },
-      world: await readWorld(run),
+      world: await readWorld(s.display),
       start: { x: 1000, y: 1200 },
       timings: { walkPxPerS: 1000, climbPxPerS: 1000 },
       perch: { strip: 4, width: 120 },

@@ -1,16 +1,8 @@
+// The model's assembly (parse.ts) over readings decoded from recorded xprop/xwininfo/xrandr output (xtools.ts).
+import { parseString, parseWindowIds, parseWmClass } from "@yui/mod-kit/x11";
 import { describe, expect, it } from "vitest";
-import {
-  assembleWorld,
-  type ClientReading,
-  leftOutBecause,
-  parseMonitors,
-  parseString,
-  parseWindowIds,
-  parseWmClass,
-  parseXprop,
-  parseXwininfo,
-  toDesktopWindow,
-} from "./parse.ts";
+import { assembleWorld, type ClientReading, leftOutBecause, toDesktopWindow } from "./parse.ts";
+import { clientFromXprop, parseMonitors, parseXprop, parseXwininfo, rootFromXprop } from "./xtools.ts";
 
 // Recorded under Xvfb + openbox (xterm -geometry 80x24+100+100).
 const XPROP_XTERM = `WM_CLASS = "xterm", "XTerm"
@@ -54,9 +46,9 @@ const client = (
 ) =>
   ({
     id,
-    props: new Map(Object.entries(props)),
+    props: clientFromXprop(new Map(Object.entries(props))),
     geometry: { x: 10, y: 40, width: 100, height: 50, viewable: true, ...g },
-  }) as ClientReading;
+  }) satisfies ClientReading;
 
 describe("parsers", () => {
   it("xprop: values, and null for a property not found", () => {
@@ -122,7 +114,11 @@ describe("which clients are listed", () => {
 
 describe("a client as a window", () => {
   it("frame = client geometry plus _NET_FRAME_EXTENTS (left, right, top, bottom); app from WM_CLASS", () => {
-    const c = { id: "0x40000c", props: parseXprop(XPROP_XTERM), geometry: parseXwininfo(XWININFO_XTERM)! };
+    const c = {
+      id: "0x40000c",
+      props: clientFromXprop(parseXprop(XPROP_XTERM)),
+      geometry: parseXwininfo(XWININFO_XTERM)!,
+    };
     expect(toDesktopWindow(c)).toEqual({
       id: "0x40000c",
       app: "XTerm",
@@ -138,7 +134,7 @@ describe("a client as a window", () => {
     ["no WM_CLASS: the process name", { WM_CLASS: null }, "gedit", null, "gedit"],
     ["no WM_CLASS and no process: app null", { WM_CLASS: null }, null, null, null],
   ] as const)("%s", (_n, props, comm, title, app) => {
-    const c = client("0x2", { WM_CLASS: '"a", "A"', ...props });
+    const c: ClientReading = client("0x2", { WM_CLASS: '"a", "A"', ...props });
     if (comm !== undefined) c.comm = comm;
     expect(toDesktopWindow(c)).toMatchObject({ title, app });
   });
@@ -146,7 +142,7 @@ describe("a client as a window", () => {
 
 describe("assembleWorld", () => {
   it("front to back from the bottom-to-top stacking list; work areas of the current desktop per monitor", () => {
-    const root = parseXprop(ROOT);
+    const root = rootFromXprop(parseXprop(ROOT));
     // EWMH lists bottom to top: 0x40000c (last) is the frontmost.
     const top = client("0x40000c", { WM_CLASS: '"xterm", "XTerm"', _NET_WM_DESKTOP: "1" });
     const bottom = client("0x60000a", { WM_CLASS: '"xclock", "XClock"', _NET_WM_DESKTOP: "1" });
@@ -167,7 +163,7 @@ describe("assembleWorld", () => {
     ]);
   });
   it("her own windows are not listed, but carry the frames of the listed windows stacked above them", () => {
-    const root = new Map([["_NET_CLIENT_LIST_STACKING", "window id # 0x1, 0x2, 0x3, 0x4"]]);
+    const root = rootFromXprop(new Map([["_NET_CLIENT_LIST_STACKING", "window id # 0x1, 0x2, 0x3, 0x4"]]));
     const below = client("0x1", { WM_CLASS: '"a", "A"' }, { x: 0, y: 0 });
     const hers = client("0x2", { WM_CLASS: '"yui", "YUI"', _NET_WM_NAME: '"Yui"' }, { x: 5, y: 5 });
     const above = client("0x3", { WM_CLASS: '"b", "B"' }, { x: 50, y: 60 });
@@ -183,7 +179,7 @@ describe("assembleWorld", () => {
     ]);
   });
   it("without _NET_WORKAREA each work area is its monitor", () => {
-    const w = assembleWorld(new Map(), [], parseMonitors(MONITORS));
+    const w = assembleWorld(rootFromXprop(new Map()), [], parseMonitors(MONITORS));
     expect(w.monitors[1]!.workArea).toEqual({ x: 1920, y: 0, width: 1280, height: 1024 });
     expect(w.windows).toEqual([]);
   });

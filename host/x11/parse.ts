@@ -1,21 +1,12 @@
-// Pure parsers for the X11 utilities' output (xprop -notype, xwininfo, xrandr --listactivemonitors) and the
-// assembly of the body's window model from them (docs/body.md "The window model"). Run under LC_ALL=C.UTF-8
-// so that xprop prints UTF-8 titles raw.
+// The assembly of the body's window model (docs/body.md "The window model") from one reading of the desktop:
+// the root's and each client's EWMH properties, decoded, each client's geometry and the monitors. The X
+// connection (windows.ts) keeps such a reading current from events; xtools.ts reads one through xprop,
+// xwininfo and xrandr, for the tests.
 
-import { parseAtoms, parseCardinals, parseString, parseWindowIds, parseWmClass } from "@yui/mod-kit/x11";
 import type { DesktopWindow, Monitor, OwnWindow, Rect, World } from "../../src/body/world.ts";
 import { intersect } from "../../src/body/world.ts";
 
-export {
-  parseAtoms,
-  parseCardinals,
-  parseString,
-  parseWindowIds,
-  parseWmClass,
-  parseXprop,
-} from "@yui/mod-kit/x11";
-
-/** The client's absolute position and size and its map state, from `xwininfo -id`. */
+/** The client's absolute position (its border's outer corner) and size, and whether it is viewable. */
 export interface ClientGeometry {
   x: number;
   y: number;
@@ -24,51 +15,48 @@ export interface ClientGeometry {
   viewable: boolean;
 }
 
-export function parseXwininfo(stdout: string): ClientGeometry | null {
-  const num = (label: string) => {
-    const m = new RegExp(`^\\s*${label}:\\s+(-?\\d+)`, "m").exec(stdout);
-    return m ? Number(m[1]) : null;
-  };
-  const x = num("Absolute upper-left X");
-  const y = num("Absolute upper-left Y");
-  const width = num("Width");
-  const height = num("Height");
-  const state = /^\s*Map State:\s+(\S+)/m.exec(stdout)?.[1];
-  if (x === null || y === null || width === null || height === null || !state) return null;
-  return { x, y, width, height, viewable: state === "IsViewable" };
+/** The root window's properties the model needs. */
+export interface RootReading {
+  /** _NET_CLIENT_LIST_STACKING, bottom to top as EWMH lists it ("0x40000c"). */
+  stacking: string[];
+  /** _NET_CURRENT_DESKTOP; null when unset. */
+  currentDesktop: number | null;
+  /** _NET_WORKAREA: x, y, width, height for each desktop. */
+  workArea: number[];
 }
 
-/** The monitors of `xrandr --listactivemonitors` (" 0: +*L 1920/508x1200/318+0+0  screen"), in its order. */
-export function parseMonitors(stdout: string): { name: string; rect: Rect }[] {
-  const out: { name: string; rect: Rect }[] = [];
-  for (const line of stdout.split("\n")) {
-    const m = /^\s*\d+:\s+[+*]*(\S+)\s+(\d+)\/\d+x(\d+)\/\d+([+-]\d+)([+-]\d+)/.exec(line);
-    if (m) out.push({ name: m[1]!, rect: { x: +m[4]!, y: +m[5]!, width: +m[2]!, height: +m[3]! } });
-  }
-  return out;
+/** A client's properties the model needs. */
+export interface ClientProps {
+  /** WM_CLASS's instance and class; null when absent. */
+  wmClass: { instance: string; cls: string } | null;
+  /** _NET_WM_NAME and WM_NAME, decoded; null when absent. */
+  netWmName: string | null;
+  wmName: string | null;
+  /** _NET_WM_STATE's atom names (those the model reads, at least). */
+  state: string[];
+  /** _NET_WM_DESKTOP; null when unset. */
+  desktop: number | null;
+  /** _NET_FRAME_EXTENTS: left, right, top, bottom. */
+  frameExtents: number[];
+  /** _NET_WM_PID; null when unset. */
+  pid: number | null;
+  /** _NET_WM_WINDOW_TYPE's atom names (those the model reads, at least). */
+  windowTypes: string[];
 }
 
-/** The root window's properties the model needs (one `xprop -root -notype` call). */
-export const ROOT_PROPS = ["_NET_CLIENT_LIST_STACKING", "_NET_CURRENT_DESKTOP", "_NET_WORKAREA"] as const;
-/** Each client's properties (one `xprop -notype -id <id>` call). */
-export const CLIENT_PROPS = [
-  "WM_CLASS",
-  "_NET_WM_NAME",
-  "WM_NAME",
-  "_NET_WM_STATE",
-  "_NET_WM_DESKTOP",
-  "_NET_FRAME_EXTENTS",
-  "_NET_WM_PID",
-  "_NET_WM_WINDOW_TYPE",
-] as const;
-
-/** One client as read: its id, xprop's properties, xwininfo's geometry and the process name when read. */
+/** One client as read: its id, its properties, its geometry and the process name when read. */
 export interface ClientReading {
   id: string;
-  props: Map<string, string | null>;
+  props: ClientProps;
   geometry: ClientGeometry;
   /** /proc/<_NET_WM_PID>/comm, when WM_CLASS is missing. */
   comm?: string | null;
+}
+
+/** A monitor by its name and place in root pixels. */
+export interface MonitorReading {
+  name: string;
+  rect: Rect;
 }
 
 /** _NET_WM_DESKTOP's "on every workspace". */
@@ -79,32 +67,25 @@ const SKIPPED_TYPES = new Set(["_NET_WM_WINDOW_TYPE_DESKTOP", "_NET_WM_WINDOW_TY
 
 /** Why a client is left out of the model, or null when it is listed. */
 export function leftOutBecause(c: ClientReading, currentDesktop: number | null): string | null {
-  const wmClass = parseWmClass(c.props.get("WM_CLASS"));
+  const { wmClass, desktop } = c.props;
   if (wmClass && (wmClass.cls.toLowerCase() === OWN_CLASS || wmClass.instance.toLowerCase() === OWN_CLASS))
     return "hers";
-  if (parseAtoms(c.props.get("_NET_WM_STATE")).includes("_NET_WM_STATE_HIDDEN")) return "minimized";
+  if (c.props.state.includes("_NET_WM_STATE_HIDDEN")) return "minimized";
   if (!c.geometry.viewable) return "hidden";
-  const desktop = parseCardinals(c.props.get("_NET_WM_DESKTOP"))[0];
-  if (
-    desktop !== undefined &&
-    desktop !== ALL_DESKTOPS &&
-    currentDesktop !== null &&
-    desktop !== currentDesktop
-  )
+  if (desktop !== null && desktop !== ALL_DESKTOPS && currentDesktop !== null && desktop !== currentDesktop)
     return "other workspace";
-  if (parseAtoms(c.props.get("_NET_WM_WINDOW_TYPE")).some((t) => SKIPPED_TYPES.has(t)))
-    return "desktop or dock";
+  if (c.props.windowTypes.some((t) => SKIPPED_TYPES.has(t))) return "desktop or dock";
   return null;
 }
 
 /** A listed client as a DesktopWindow: the frame from the client's geometry plus _NET_FRAME_EXTENTS. */
 export function toDesktopWindow(c: ClientReading): DesktopWindow {
-  const [left = 0, right = 0, top = 0, bottom = 0] = parseCardinals(c.props.get("_NET_FRAME_EXTENTS"));
-  const wmClass = parseWmClass(c.props.get("WM_CLASS"));
+  const [left = 0, right = 0, top = 0, bottom = 0] = c.props.frameExtents;
+  const { wmClass } = c.props;
   const comm = c.comm?.trim() || null;
   const app = wmClass?.cls || wmClass?.instance || comm;
   const aliases = [...new Set([wmClass?.instance, comm].filter((n): n is string => !!n && n !== app))];
-  const title = parseString(c.props.get("_NET_WM_NAME")) ?? parseString(c.props.get("WM_NAME"));
+  const title = c.props.netWmName ?? c.props.wmName;
   return {
     id: c.id,
     app: app || null,
@@ -125,15 +106,13 @@ export function toDesktopWindow(c: ClientReading): DesktopWindow {
  * intersected with it, or the whole monitor when that leaves nothing.
  */
 export function assembleWorld(
-  root: Map<string, string | null>,
+  root: RootReading,
   clients: readonly ClientReading[],
-  monitors: readonly { name: string; rect: Rect }[],
+  monitors: readonly MonitorReading[],
 ): World {
-  const current = parseCardinals(root.get("_NET_CURRENT_DESKTOP"))[0] ?? null;
+  const current = root.currentDesktop;
   const byId = new Map(clients.map((c) => [c.id, c]));
-  const stacked = parseWindowIds(root.get("_NET_CLIENT_LIST_STACKING"))
-    .map((id) => byId.get(id))
-    .filter((c): c is ClientReading => !!c);
+  const stacked = root.stacking.map((id) => byId.get(id)).filter((c): c is ClientReading => !!c);
   // Bottom to top: each of her visible windows collects the listed windows stacked above it.
   const hers: OwnWindow[] = [];
   const listed: DesktopWindow[] = [];
@@ -149,7 +128,7 @@ export function assembleWorld(
     }
   }
   const windows = listed.reverse();
-  const wa = parseCardinals(root.get("_NET_WORKAREA"));
+  const wa = root.workArea;
   const i = (current ?? 0) * 4;
   const area: Rect | null =
     wa.length >= i + 4 ? { x: wa[i]!, y: wa[i + 1]!, width: wa[i + 2]!, height: wa[i + 3]! } : null;

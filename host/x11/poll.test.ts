@@ -1,7 +1,7 @@
 // pollWorld's schedule with fake timers: polling only while pollWhile says moves matter, readings on demand.
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import type { World } from "../../src/body/world.ts";
-import { pollWorld } from "./windows.ts";
+import { pollWorld } from "./poll.ts";
 
 const world = (n: number): World => ({
   windows: [],

@@ -1,10 +1,10 @@
 // A real X desktop for the tests: Xvfb (-noreset, so monitors defined by xrandr --setmonitor outlive xrandr's
 // connection) with one 3200x1200 screen split into two RandR monitors, and openbox as the EWMH window manager.
-// close() kills everything started.
-import { type ChildProcess, execFile } from "node:child_process";
+// close() kills everything started. countSpawns() counts the child processes this process starts.
+import { ChildProcess, execFile } from "node:child_process";
 import { startXServer, waitFor } from "@yui/mod-kit/testing";
 import type { World } from "../../src/body/world.ts";
-import { readWorld, type XRun } from "./windows.ts";
+import { readWorld } from "./windows.ts";
 
 /** The two monitors: a 1920x1200 left one (on the screen's output) and a 1280x1024 right one. */
 export const TEST_MONITORS = [
@@ -43,9 +43,36 @@ export async function startXSession(): Promise<XSession> {
   }
 }
 
-/** The first reading of the window model (through `run`) that satisfies `pred`, waited for. */
-export const untilWorld = (run: XRun, what: string, pred: (w: World) => boolean): Promise<World> =>
+/** The first reading of the window model (over a connection of its own each time) that satisfies `pred`. */
+export const untilWorld = (display: string, what: string, pred: (w: World) => boolean): Promise<World> =>
   waitFor(what, async () => {
-    const w = await readWorld(run);
+    const w = await readWorld(display);
     return pred(w) ? w : undefined;
   });
+
+/** The processes started since countSpawns(), as argument vectors. */
+export interface SpawnCount {
+  readonly argv: readonly string[][];
+  stop(): void;
+}
+
+/**
+ * Records every child process this process starts until stop(): spawn, exec and execFile all start one through
+ * ChildProcess#spawn, which this wraps (the process still starts). For "nothing was spawned" tests: the test's
+ * own commands are the positive control, recorded beside anything else.
+ */
+export function countSpawns(): SpawnCount {
+  const proto = ChildProcess.prototype as unknown as { spawn(o: { file: string; args?: string[] }): unknown };
+  const original = proto.spawn;
+  const argv: string[][] = [];
+  proto.spawn = function (this: unknown, o) {
+    argv.push(o.args?.length ? [...o.args] : [o.file]);
+    return original.call(this, o);
+  };
+  return {
+    argv,
+    stop() {
+      proto.spawn = original;
+    },
+  };
+}

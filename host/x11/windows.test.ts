@@ -1,12 +1,15 @@
-// Against a real Xvfb + openbox desktop with two RandR monitors and real xterm/xclock windows.
+// The window model kept by one X connection (windows.ts) against a real Xvfb + openbox desktop with two RandR
+// monitors and real xterm/xclock windows: held to what xprop, xwininfo and xrandr read of the same desktop
+// (xtools.ts), kept current from events, and without starting any process.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chooseSitTarget } from "../../src/body/perch.ts";
 import type { World } from "../../src/body/world.ts";
-import { startXSession, untilWorld, waitFor, type XSession } from "./testing.ts";
-import { watchWorld, type XRun, xRunner } from "./windows.ts";
+import { connectX } from "./connection.ts";
+import { countSpawns, startXSession, untilWorld, waitFor, type XSession } from "./testing.ts";
+import { readWorld, x11Desktop } from "./windows.ts";
+import { readWorldByTools, xRunner } from "./xtools.ts";
 
 let s: XSession;
-let run: XRun;
 const ids: Record<string, string> = {};
 
 /** The frame as the X server has it: the client's parent (openbox's frame window) under the root. */
@@ -38,11 +41,10 @@ async function startClient(argv: string[], cls: string): Promise<string> {
 }
 
 const appsIn = (w: World) => w.windows.map((x) => x.app);
-const until = (what: string, pred: (w: World) => boolean) => untilWorld(run, what, pred);
+const until = (what: string, pred: (w: World) => boolean) => untilWorld(s.display, what, pred);
 
 beforeAll(async () => {
   s = await startXSession();
-  run = xRunner(s.display);
   ids.xterm = await startClient(["xterm", "-geometry", "80x24+100+100", "-title", "term one ✓"], "XTerm");
   ids.xclock = await startClient(["xclock", "-geometry", "200x200+2100+300"], "XClock");
   ids.hers = await startClient(["xterm", "-class", "YUI", "-geometry", "40x10+600+600"], "YUI");
@@ -51,7 +53,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-describe("readWorld under openbox with two monitors", () => {
+describe("the window model read through the X connection", () => {
   it("lists monitors and other apps' windows front to back, with frames, names and titles; hers left out", async () => {
     const w = await until("both windows", (w) => w.windows.length === 2);
     expect(w.monitors).toEqual([
@@ -74,6 +76,40 @@ describe("readWorld under openbox with two monitors", () => {
     expect(term.rect).toEqual(await frameOf(ids.xterm!));
     expect(term.rect).toMatchObject({ x: 100, y: 100 });
     expect(w.windows[0]!.rect).toEqual(await frameOf(ids.xclock!));
+    expect(w.hers).toHaveLength(1);
+  });
+
+  it("equals the reading of xprop, xwininfo and xrandr: titles by WM_NAME in UTF-8 and Latin-1, the process name without WM_CLASS, a work area left by a dock", async () => {
+    const run = xRunner(s.display);
+    const plain = await startClient(["xterm", "-class", "Plain", "-geometry", "30x5+1000+700"], "Plain");
+    const latin = await startClient(["xterm", "-class", "Latin", "-geometry", "30x5+1300+700"], "Latin");
+    const dock = await startClient(["xterm", "-class", "Dock", "-geometry", "30x2+0+0"], "Dock");
+    try {
+      // The title only in WM_NAME (Xlib's encoding of text: COMPOUND_TEXT for characters outside Latin-1,
+      // STRING within), no WM_CLASS (the app is then the process name), and a dock reserving the top 40 px.
+      await s.x("xprop", ["-id", plain, "-remove", "_NET_WM_NAME", "-remove", "WM_CLASS"]);
+      await s.x("xprop", ["-id", plain, "-f", "WM_NAME", "8t", "-set", "WM_NAME", "naïve ✓ 名前"]);
+      await s.x("xprop", ["-id", latin, "-remove", "_NET_WM_NAME"]);
+      await s.x("xprop", ["-id", latin, "-f", "WM_NAME", "8t", "-set", "WM_NAME", "café"]);
+      await s.x("xprop", [
+        ...["-id", dock, "-f", "_NET_WM_STRUT_PARTIAL", "32c", "-set", "_NET_WM_STRUT_PARTIAL"],
+        "0,0,40,0,0,0,0,0,0,1919,0,0",
+      ]);
+      const w = await until(
+        "the desktop settled",
+        (w) => w.monitors[0]!.workArea.y === 40 && w.windows.some((x) => x.title === "café"),
+      );
+      expect(await s.x("xprop", ["-id", plain, "WM_NAME"])).toContain("(COMPOUND_TEXT)");
+      expect(await s.x("xprop", ["-id", latin, "WM_NAME"])).toContain("(STRING)");
+      expect(w.windows.find((x) => x.id === plain)).toMatchObject({ app: "xterm", title: "naïve ✓ 名前" });
+      expect(w.windows.find((x) => x.id === latin)).toMatchObject({ app: "Latin", title: "café" });
+      expect(w.monitors[0]!.workArea).toEqual({ x: 0, y: 40, width: 1920, height: 1160 });
+      expect(w.windows).toHaveLength(5);
+      expect(await readWorldByTools(run)).toEqual(w);
+    } finally {
+      for (const id of [plain, latin, dock]) await s.x("wmctrl", ["-i", "-c", id]);
+    }
+    await until("back to two windows", (w) => w.windows.length === 2 && w.monitors[0]!.workArea.y === 0);
   });
 
   it("follows raise and move (frame = geometry + extents, not wmctrl -lG's double count)", async () => {
@@ -120,39 +156,106 @@ describe("readWorld under openbox with two monitors", () => {
     expect(appsIn(await until("on workspace 2", (w) => appsIn(w).join() === "XClock"))).toEqual(["XClock"]);
     await s.x("wmctrl", ["-s", "0"]);
     await until("back on workspace 1", (w) => appsIn(w).join() === "XTerm");
+    await s.x("wmctrl", ["-i", "-r", ids.xclock!, "-t", "0"]);
+    await until("xclock on workspace 1 again", (w) => w.windows.length === 2);
   });
+});
 
-  it("watchWorld with the spy reads at once on X events (polling set to 10 min)", async () => {
+describe("a watch kept current by X events", () => {
+  it("tells a window opening, retitled, restacked, moved, minimized and closed, and a monitor added and deleted", async () => {
     const seen: World[] = [];
-    const watch = watchWorld(run, (w) => seen.push(w), { intervalMs: 600_000, spy: { display: s.display } });
+    const watch = x11Desktop(s.display).watch((w) => seen.push(w));
+    const now = () => seen[seen.length - 1]!;
+    const when = (what: string, pred: (w: World) => boolean) =>
+      waitFor(what, async () => seen.length > 0 && pred(now()));
+    const spied = (w: World) => w.windows.find((x) => x.title?.startsWith("spied"));
     try {
-      await waitFor("first reading", async () => seen.length > 0);
-      s.start(["xclock", "-geometry", "100x100+1500+500", "-title", "spied"]);
-      await waitFor("the new window", async () =>
-        seen.some((w) => w.windows.some((x) => x.title === "spied")),
-      );
-      const id = seen.flatMap((w) => w.windows).find((x) => x.title === "spied")!.id;
+      await when("the first world", (w) => w.windows.length === 2);
+      s.start(["xterm", "-geometry", "30x5+1500+500", "-title", "spied"]);
+      await when("the new window, in front", (w) => w.windows[0]?.title === "spied");
+      const id = spied(now())!.id;
+      await s.x("xdotool", ["set_window", "--name", "spied again", id]);
+      await when("its new title", (w) => spied(w)?.title === "spied again");
+      await s.x("wmctrl", ["-i", "-a", ids.xclock!]);
+      await when("the xclock raised over it", (w) => w.windows[0]?.id === ids.xclock);
+      await s.x("xdotool", ["windowmove", id, "1700", "600"]);
+      await when("its move", (w) => spied(w)?.rect.x === 1700 && spied(w)?.rect.y === 600);
+      expect(spied(now())!.rect).toEqual(await frameOf(id));
+      await s.x("xdotool", ["windowsize", "--sync", id, "500", "300"]);
+      const sized = await frameOf(id);
+      await when("its new size", (w) => spied(w)?.rect.width === sized.width);
+      expect(spied(now())!.rect).toEqual(sized);
+      await s.x("xdotool", ["windowminimize", id]);
+      await when("minimized", (w) => !spied(w));
+      await s.x("wmctrl", ["-i", "-a", id]);
+      await when("restored", (w) => !!spied(w));
+      await s.x("xrandr", ["--setmonitor", "BODY-EXTRA", "400/100x300/80+2000+1050", "none"]);
+      await when("the monitor added", (w) => w.monitors.length === 3 && w.monitors[2]!.name === "BODY-EXTRA");
+      await s.x("xrandr", ["--delmonitor", "BODY-EXTRA"]);
+      await when("the monitor deleted", (w) => w.monitors.length === 2);
       await s.x("wmctrl", ["-i", "-c", id]);
-      await waitFor(
-        "its close",
-        async () => !seen[seen.length - 1]!.windows.some((x) => x.title === "spied"),
-      );
+      await when("its close", (w) => !spied(w) && w.windows.length === 2);
+      expect(now()).toEqual(await readWorldByTools(xRunner(s.display)));
     } finally {
       watch.stop();
     }
   });
 
-  it("watchWorld reports a move and a close", async () => {
+  it("starts no process: not to read, not at rest, not while a window moves (the test's own commands are the control)", async () => {
+    const spawns = countSpawns();
+    const mine: string[][] = [];
+    const run = async (...argv: string[]) => {
+      mine.push(argv);
+      await s.x(argv[0]!, argv.slice(1));
+    };
     const seen: World[] = [];
-    const watch = watchWorld(run, (w) => seen.push(w), { intervalMs: 100 });
+    const watch = x11Desktop(s.display).watch((w) => seen.push(w));
+    const term = (w: World | undefined) => w?.windows.find((x) => x.id === ids.xterm);
     try {
-      await waitFor("first reading", async () => seen.length > 0);
-      await s.x("xdotool", ["windowmove", ids.xterm!, "2000", "500"]);
-      await waitFor("the move", async () => seen.some((w) => w.windows[0]?.rect.x === 2000));
-      await s.x("wmctrl", ["-i", "-c", ids.xterm!]);
-      await waitFor("the close", async () => seen[seen.length - 1]!.windows.length === 0);
+      await waitFor("the first world", async () => seen.length > 0);
+      const told = seen.length;
+      // At rest, a title change the watch must tell (proof that it is listening all along).
+      await run("xdotool", "set_window", "--name", "at rest", ids.xterm!);
+      await waitFor("the new title", async () => term(seen.at(-1))?.title === "at rest");
+      expect(seen.length).toBe(told + 1);
+      for (const x of [300, 500, 900]) {
+        await run("xdotool", "windowmove", ids.xterm!, String(x), "200");
+        await waitFor(`the move to ${x}`, async () => term(seen.at(-1))?.rect.x === x);
+      }
     } finally {
+      spawns.stop();
       watch.stop();
     }
+    expect(mine).toHaveLength(4);
+    expect(spawns.argv).toEqual(mine);
+  });
+
+  it("one connection for all watches, closed with the last; refresh() waits for what the server had sent", async () => {
+    let connections = 0;
+    const desktop = x11Desktop(s.display, {
+      connect: (d) => {
+        connections++;
+        return connectX(d);
+      },
+    });
+    const a: World[] = [];
+    const b: World[] = [];
+    const wa = desktop.watch((w) => a.push(w));
+    await waitFor("a's first world", async () => a.length > 0);
+    const wb = desktop.watch((w) => b.push(w));
+    await waitFor("b told the current world", async () => b.length > 0);
+    expect(b[0]).toBe(a.at(-1));
+    await s.x("xdotool", ["windowmove", "--sync", ids.xterm!, "420", "260"]);
+    await wb.refresh();
+    expect(b.at(-1)!.windows.find((x) => x.id === ids.xterm)?.rect).toMatchObject({ x: 420, y: 260 });
+    expect(a.at(-1)).toBe(b.at(-1));
+    expect(connections).toBe(1);
+    wa.stop();
+    wb.stop();
+    const wc = desktop.watch(() => {});
+    await wc.refresh();
+    expect(connections).toBe(2);
+    wc.stop();
+    expect(await readWorld(s.display)).toEqual(b.at(-1));
   });
 });

@@ -1,0 +1,215 @@
+// One X connection through the `x11` package (a pure-JS protocol client: no child process, no native
+// module), with the requests the window model needs as promises (docs/body.md "X11").
+import x11, { type GetPropertyReply, type XClient, type XEvent, type XProtocolError } from "x11";
+
+/** X error codes that mean "that window is gone" (it closed between an event and our request). */
+const GONE = new Set([3 /* BadWindow */, 9 /* BadDrawable */]);
+/** RandR's GetMonitors (1.5), which the package does not pack. */
+const RR_GET_MONITORS = 42;
+/** GetProperty's length limit, in 4-byte units: more than any window property the model reads. */
+const PROPERTY_WORDS = 1 << 20;
+
+/** A monitor as RandR 1.5 lists it (xrandr --listactivemonitors shows the same list in the same order). */
+export interface RawMonitor {
+  name: number;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** A window's absolute place (its border's outer corner, as xwininfo tells it), size and map state. */
+export interface XGeometry {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  viewable: boolean;
+}
+
+/** An open X connection: the requests of the window model, answering null where the window went away. */
+export interface XConnection {
+  root: number;
+  /** The screen's size, for a server without RandR 1.5 monitors. */
+  screen: { width: number; height: number };
+  /** Interns the names, in their order. */
+  atoms(names: readonly string[]): Promise<number[]>;
+  atomName(atom: number): Promise<string>;
+  property(wid: number, atom: number): Promise<GetPropertyReply | null>;
+  geometry(wid: number): Promise<XGeometry | null>;
+  /** The window's ancestor that is a child of the root (the window manager's frame), or null when gone. */
+  topLevel(wid: number): Promise<number | null>;
+  /** Selects the event mask on the window; false when it is gone. */
+  select(wid: number, mask: number): Promise<boolean>;
+  /** RandR 1.5's active monitors, or null when the server has no RandR 1.5. */
+  monitors(): Promise<RawMonitor[] | null>;
+  /** A round trip: every event the server sent before it has been handed to `onEvent` when it resolves. */
+  sync(): Promise<void>;
+  onEvent(fn: (e: XEvent) => void): void;
+  /** Called once when the connection fails or the server closes it (not after close()). */
+  onLost(fn: (e: Error) => void): void;
+  close(): void;
+}
+
+/** The event masks the model selects. */
+export const MASK = {
+  // StructureNotify on the root: RandR tells a monitor set or deleted (xrandr --setmonitor) only by a
+  // ConfigureNotify of the root, not by RRScreenChangeNotify.
+  root: x11.eventMask.StructureNotify | x11.eventMask.SubstructureNotify | x11.eventMask.PropertyChange,
+  client: x11.eventMask.StructureNotify | x11.eventMask.PropertyChange,
+};
+
+/** A request as a promise; the package's error is marked handled (else it would also be emitted). */
+function ask<T>(fn: (cb: (err: XProtocolError | null, v: T) => boolean) => void): Promise<T> {
+  return new Promise((resolve, reject) =>
+    fn((err, v) => {
+      if (err) reject(err);
+      else resolve(v);
+      return true;
+    }),
+  );
+}
+
+/** The same, answering null for an error that means the window is gone. */
+async function askWindow<T>(
+  fn: (cb: (err: XProtocolError | null, v: T) => boolean) => void,
+): Promise<T | null> {
+  try {
+    return await ask(fn);
+  } catch (e) {
+    if (GONE.has((e as XProtocolError).error)) return null;
+    throw e;
+  }
+}
+
+/** Opens a connection to `display` (":0"); the Xauthority cookie is read as libX11 reads it ($XAUTHORITY). */
+export function connectX(display: string): Promise<XConnection> {
+  return new Promise((resolve, reject) => {
+    x11.createClient({ display }, (err, d) => {
+      if (err) return reject(new Error(`cannot open the X display ${display}: ${err.message}`));
+      const screen = d.screen[0];
+      if (!screen) return reject(new Error(`the X display ${display} has no screen`));
+      resolve(wrap(d.client, screen.root, { width: screen.pixel_width, height: screen.pixel_height }));
+    });
+  });
+}
+
+function wrap(X: XClient, root: number, screen: { width: number; height: number }): XConnection {
+  let closed = false;
+  let lost: ((e: Error) => void) | undefined;
+  const lose = (e: Error) => {
+    if (closed) return;
+    closed = true;
+    lost?.(e);
+  };
+  // Errors of requests sent without a callback, and of the socket. A window gone meanwhile is no failure.
+  X.on("error", (e) => {
+    if (GONE.has((e as XProtocolError).error)) return;
+    if ((e as XProtocolError).error === undefined) lose(e);
+  });
+  X.on("end", () => lose(new Error("the X server closed the connection")));
+  let randr: Promise<{ majorOpcode: number } | null> | undefined;
+  const useRandr = () => {
+    randr ??= new Promise((resolve) =>
+      X.require("randr", (err, ext) => {
+        if (err || ext.major_version < 1 || (ext.major_version === 1 && ext.minor_version < 5)) {
+          resolve(null);
+          return;
+        }
+        ext.SelectInput(root, ext.NotifyMask.ScreenChange);
+        resolve(ext);
+      }),
+    );
+    return randr;
+  };
+  return {
+    root,
+    screen,
+    atoms: (names) => Promise.all(names.map((n) => ask<number>((cb) => X.InternAtom(false, n, cb)))),
+    atomName: (atom) => ask<string>((cb) => X.GetAtomName(atom, cb)),
+    property: (wid, atom) =>
+      askWindow<GetPropertyReply>((cb) => X.GetProperty(0, wid, atom, 0, 0, PROPERTY_WORDS, cb)),
+    async geometry(wid) {
+      const [g, a] = await Promise.all([
+        askWindow<{ width: number; height: number; borderWidth: number }>((cb) => X.GetGeometry(wid, cb)),
+        askWindow<{ mapState: number }>((cb) => X.GetWindowAttributes(wid, cb)),
+      ]);
+      if (!g || !a) return null;
+      // xwininfo's "Absolute upper-left": the border's outer corner in root coordinates.
+      const b = g.borderWidth;
+      const t = await askWindow<{ destX: number; destY: number }>((cb) =>
+        X.TranslateCoordinates(wid, root, -b, -b, cb),
+      );
+      if (!t) return null;
+      return { x: t.destX, y: t.destY, width: g.width, height: g.height, viewable: a.mapState === 2 };
+    },
+    async topLevel(wid) {
+      let w = wid;
+      for (;;) {
+        const t = await askWindow<{ parent: number }>((cb) => X.QueryTree(w, cb));
+        if (!t) return null;
+        if (t.parent === root || t.parent === 0) return w;
+        w = t.parent;
+      }
+    },
+    async select(wid, mask) {
+      return (
+        (await askWindow<undefined>((cb) => X.ChangeWindowAttributes(wid, { eventMask: mask }, cb))) !== null
+      );
+    },
+    async monitors() {
+      const ext = await useRandr();
+      if (!ext) return null;
+      return ask<RawMonitor[]>((cb) => getMonitors(X, ext.majorOpcode, root, cb));
+    },
+    sync: () => X.sync(),
+    onEvent: (fn) => X.on("event", fn),
+    onLost(fn) {
+      lost = fn;
+    },
+    close() {
+      if (closed) return;
+      closed = true;
+      X.terminate();
+    },
+  };
+}
+
+/** RRGetMonitors(window, get_active: true), packed and unpacked as the RandR 1.5 protocol describes it. */
+function getMonitors(
+  X: XClient,
+  opcode: number,
+  root: number,
+  cb: (err: XProtocolError | null, v: RawMonitor[]) => boolean,
+): void {
+  const b = Buffer.alloc(12);
+  b.writeUInt8(opcode, 0);
+  b.writeUInt8(RR_GET_MONITORS, 1);
+  b.writeUInt16LE(3, 2);
+  b.writeUInt32LE(root >>> 0, 4);
+  b.writeUInt8(1, 8);
+  X.seq_num++;
+  X.pack_stream.put(b);
+  // The reply after its first 8 bytes: timestamp, nmonitors, noutputs, 12 bytes of pad, then each
+  // MONITORINFO (name, primary, automatic, noutput, x, y, width, height, mm, mm, outputs).
+  X.replies[X.seq_num] = [
+    (buf: Buffer) => {
+      const n = buf.readUInt32LE(4);
+      const out: RawMonitor[] = [];
+      let at = 24;
+      for (let i = 0; i < n && at + 24 <= buf.length; i++) {
+        out.push({
+          name: buf.readUInt32LE(at),
+          x: buf.readInt16LE(at + 8),
+          y: buf.readInt16LE(at + 10),
+          width: buf.readUInt16LE(at + 12),
+          height: buf.readUInt16LE(at + 14),
+        });
+        at += 24 + 4 * buf.readUInt16LE(at + 6);
+      }
+      return out;
+    },
+    cb as (err: XProtocolError | null, v: unknown) => boolean,
+  ];
+  X.pack_stream.submit(true);
+}
