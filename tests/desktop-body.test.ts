@@ -18,7 +18,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SIT_DROP } from "../host/desktop/body.ts";
 import { type DesktopApp, startDesktopApp } from "../host/desktop/desktop-cli.ts";
 import { bridgeClient } from "../host/server/testing.ts";
-import { startXSession, waitFor, type XSession } from "../host/x11/testing.ts";
+import { countSpawns, startXSession, waitFor, type XSession } from "../host/x11/testing.ts";
 import { createIngressClient } from "../Mods/avatar/src/ingress-client.ts";
 import { buildServer } from "../Mods/avatar/src/server.ts";
 import { grabRoot, sameColour, windowsOfClass } from "../shell/gtk/testing/x-desktop.ts";
@@ -267,6 +267,39 @@ describe("her body on real windows", () => {
     expect(down.window.y + W.height).toBe(1200);
   });
 
+  it("follows a window moved under her, and rests, without the host starting a process", async () => {
+    await xterm("term-moving", [300, 400]);
+    expect(await gesture("sit_on_window", { app: "xterm" })).toBe("ok");
+    const id = await idOf("xterm");
+    const frame = await frameOf("xterm");
+    const sat = (await body()).window;
+    // Every child process of this process (the host's and the test's) is recorded; the test's own commands,
+    // each followed by what it must change, are the positive control. The waits ask the host, not X's tools.
+    const spawns = countSpawns();
+    const mine: string[][] = [];
+    const run = async (...argv: string[]) => {
+      mine.push(argv);
+      await x.x(argv[0]!, argv.slice(1));
+    };
+    try {
+      // At rest, a new title the host must tell (proof that it keeps listening without reading again).
+      await run("xdotool", "set_window", "--name", "term-resting", id);
+      await waitFor("the new title listed", async () => listed("term-resting"));
+      for (const dx of [150, 300, 450]) {
+        await run("xdotool", "windowmove", id, String(frame.x + dx), String(frame.y + 50));
+        await waitFor(`her, following it ${dx} px`, async () => (await body()).window.x === sat.x + dx);
+      }
+    } finally {
+      spawns.stop();
+    }
+    expect(mine).toHaveLength(4);
+    expect(spawns.argv).toEqual(mine);
+    expect(await herWindow()).toMatchObject({ x: sat.x + 450, y: sat.y + 50 });
+    expect((await body()).posture).toBe("sitting");
+    await closeAll("xterm");
+    await waitFor("her, down on the floor", async () => (await body()).posture === "standing", 20_000);
+  });
+
   it("is blocked by a fully covered top edge, and sits beside a window covering part of it", async () => {
     await xterm("term-two", [300, 500]);
     const frame = await frameOf("xterm");
@@ -293,7 +326,7 @@ describe("her body on real windows", () => {
       const t = JSON.parse(text(await call("list_perch_targets")));
       return t.windows.find((w: { app: string }) => w.app === "XTerm")?.sittable === true;
     });
-    // The body has seen the xclock's new place (a move is read within the watch's poll).
+    // The body has seen the xclock's new place (its move is an X event the host reads at once).
     await waitFor("the xclock moved", async () => (await frameOf("xclock")).x === frame.x);
     const clock = await frameOf("xclock");
     expect(await gesture("sit_on_window", { app: "xterm" })).toBe("ok");
