@@ -4,8 +4,12 @@ import x11, { type GetPropertyReply, type XClient, type XEvent, type XProtocolEr
 
 /** X error codes that mean "that window is gone" (it closed between an event and our request). */
 const GONE = new Set([3 /* BadWindow */, 9 /* BadDrawable */]);
+/** The last of the atoms every X server predefines (XA_LAST_PREDEFINED). */
+const LAST_PREDEFINED_ATOM = 68;
 /** RandR's GetMonitors (1.5), which the package does not pack. */
 const RR_GET_MONITORS = 42;
+/** How long the server has to accept the connection. */
+const CONNECT_MS = 5_000;
 /** GetProperty's length limit, in 4-byte units: more than any window property the model reads. */
 const PROPERTY_WORDS = 1 << 20;
 
@@ -85,16 +89,35 @@ async function askWindow<T>(
 /** Opens a connection to `display` (":0"); the Xauthority cookie is read as libX11 reads it ($XAUTHORITY). */
 export function connectX(display: string): Promise<XConnection> {
   return new Promise((resolve, reject) => {
-    x11.createClient({ display }, (err, d) => {
+    let settled = false;
+    const client = x11.createClient({ display }, (err, d) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
       if (err) return reject(new Error(`cannot open the X display ${display}: ${err.message}`));
       const screen = d.screen[0];
       if (!screen) return reject(new Error(`the X display ${display} has no screen`));
       resolve(wrap(d.client, screen.root, { width: screen.pixel_width, height: screen.pixel_height }));
     });
+    // A server that takes the socket but never answers the handshake.
+    const timer = setTimeout(() => {
+      if (settled) return;
+      settled = true;
+      try {
+        client.terminate();
+      } catch {
+        // no socket to end
+      }
+      reject(new Error(`cannot open the X display ${display}: no answer in ${CONNECT_MS / 1000} s`));
+    }, CONNECT_MS);
   });
 }
 
 function wrap(X: XClient, root: number, screen: { width: number; height: number }): XConnection {
+  // The package caches interned atoms in one object shared by every connection of the process (4.2.2), so a
+  // second server (or the same one restarted) would be handed the first one's ids. Each connection keeps its
+  // own cache, from the atoms every server predefines (ids 1-68).
+  X.atoms = Object.fromEntries(Object.entries(X.atoms).filter(([, id]) => id <= LAST_PREDEFINED_ATOM));
   let closed = false;
   let lost: ((e: Error) => void) | undefined;
   const lose = (e: Error) => {

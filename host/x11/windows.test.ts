@@ -1,6 +1,7 @@
 // The window model kept by one X connection (windows.ts) against a real Xvfb + openbox desktop with two RandR
 // monitors and real xterm/xclock windows: held to what xprop, xwininfo and xrandr read of the same desktop
 // (xtools.ts), kept current from events, and without starting any process.
+import { startXServer } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { chooseSitTarget } from "../../src/body/perch.ts";
 import type { World } from "../../src/body/world.ts";
@@ -245,9 +246,11 @@ describe("a watch kept current by X events", () => {
     const wb = desktop.watch((w) => b.push(w));
     await waitFor("b told the current world", async () => b.length > 0);
     expect(b[0]).toBe(a.at(-1));
-    await s.x("xdotool", ["windowmove", "--sync", ids.xterm!, "420", "260"]);
+    // xprop's change is done by the server before xprop exits (no window manager in between), so its
+    // PropertyNotify was sent before refresh() asks.
+    await s.x("xprop", ["-id", ids.xterm!, "-f", "_NET_WM_NAME", "8u", "-set", "_NET_WM_NAME", "refreshed"]);
     await wb.refresh();
-    expect(b.at(-1)!.windows.find((x) => x.id === ids.xterm)?.rect).toMatchObject({ x: 420, y: 260 });
+    expect(b.at(-1)!.windows.find((x) => x.id === ids.xterm)?.title).toBe("refreshed");
     expect(a.at(-1)).toBe(b.at(-1));
     expect(connections).toBe(1);
     wa.stop();
@@ -257,5 +260,40 @@ describe("a watch kept current by X events", () => {
     expect(connections).toBe(2);
     wc.stop();
     expect(await readWorld(s.display)).toEqual(b.at(-1));
+  });
+});
+
+describe("without an X server", () => {
+  it("a display nobody serves: the watch says so, refresh() answers, nothing is told", async () => {
+    const errors: unknown[] = [];
+    const told: World[] = [];
+    const watch = x11Desktop(":4093", { onError: (e) => errors.push(e) }).watch((w) => told.push(w));
+    await watch.refresh();
+    expect(errors.map(String)).toEqual([expect.stringMatching(/^Error: cannot open the X display :4093: /)]);
+    expect(told).toEqual([]);
+    watch.stop();
+  });
+
+  it("the server going away: the watch says so once, refresh() still answers, and a new watch tries again", async () => {
+    const server = await startXServer("800x600x24");
+    const errors: unknown[] = [];
+    const told: World[] = [];
+    const desktop = x11Desktop(server.display, { onError: (e) => errors.push(e) });
+    const watch = desktop.watch((w) => told.push(w));
+    try {
+      await waitFor("the first world", async () => told.length > 0);
+      expect(told[0]!.monitors).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+    await waitFor("the loss told", async () => errors.length > 0);
+    await watch.refresh();
+    expect(errors.map(String)).toEqual(["Error: the X server closed the connection"]);
+    const again = desktop.watch(() => {});
+    await again.refresh();
+    expect(errors).toHaveLength(2);
+    expect(String(errors[1])).toMatch(/^Error: cannot open the X display /);
+    again.stop();
+    watch.stop();
   });
 });

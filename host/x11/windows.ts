@@ -124,6 +124,9 @@ class X11Model {
   private flushing = false;
   private idleWaiters: (() => void)[] = [];
   private last = "";
+  /** Resolves when the connection is gone: a wait on the server ends then. */
+  private readonly ended: Promise<void>;
+  private endNow: () => void = () => {};
   /** The last world told, for a watch that joins later. */
   current: World | null = null;
 
@@ -133,7 +136,11 @@ class X11Model {
     private readonly comm: CommReader,
     private readonly tell: (w: World) => void,
     private readonly fail: (e: unknown) => void,
-  ) {}
+  ) {
+    this.ended = new Promise((resolve) => {
+      this.endNow = resolve;
+    });
+  }
 
   /** Selects the root's events before the first reading, so that no change falls between the two. */
   async start(): Promise<void> {
@@ -145,14 +152,18 @@ class X11Model {
     await this.idle();
   }
 
-  /** Resolves once every event the server sent before this call has been read into the model. */
+  /** Resolves once every event the server sent before this call has been read into the model (or it ended). */
   async refresh(): Promise<void> {
-    await this.x.sync();
-    await this.idle();
+    const read = async () => {
+      await this.x.sync();
+      await this.idle();
+    };
+    await Promise.race([read(), this.ended]);
   }
 
-  /** Ends the waits (the connection is gone: nothing more will come). */
+  /** Ends the waits (the connection is gone: no reply and no event will come). */
   end(): void {
+    this.endNow();
     for (const w of this.idleWaiters.splice(0)) w();
   }
 
