@@ -267,39 +267,6 @@ describe("her body on real windows", () => {
     expect(down.window.y + W.height).toBe(1200);
   });
 
-  it("follows a window moved under her, and rests, without the host starting a process", async () => {
-    await xterm("term-moving", [300, 400]);
-    expect(await gesture("sit_on_window", { app: "xterm" })).toBe("ok");
-    const id = await idOf("xterm");
-    const frame = await frameOf("xterm");
-    const sat = (await body()).window;
-    // Every child process of this process (the host's and the test's) is recorded; the test's own commands,
-    // each followed by what it must change, are the positive control. The waits ask the host, not X's tools.
-    const spawns = countSpawns();
-    const mine: string[][] = [];
-    const run = async (...argv: string[]) => {
-      mine.push(argv);
-      await x.x(argv[0]!, argv.slice(1));
-    };
-    try {
-      // At rest, a new title the host must tell (proof that it keeps listening without reading again).
-      await run("xdotool", "set_window", "--name", "term-resting", id);
-      await waitFor("the new title listed", async () => listed("term-resting"));
-      for (const dx of [150, 300, 450]) {
-        await run("xdotool", "windowmove", id, String(frame.x + dx), String(frame.y + 50));
-        await waitFor(`her, following it ${dx} px`, async () => (await body()).window.x === sat.x + dx);
-      }
-    } finally {
-      spawns.stop();
-    }
-    expect(mine).toHaveLength(4);
-    expect(spawns.argv).toEqual(mine);
-    expect(await herWindow()).toMatchObject({ x: sat.x + 450, y: sat.y + 50 });
-    expect((await body()).posture).toBe("sitting");
-    await closeAll("xterm");
-    await waitFor("her, down on the floor", async () => (await body()).posture === "standing", 20_000);
-  });
-
   it("is blocked by a fully covered top edge, and sits beside a window covering part of it", async () => {
     await xterm("term-two", [300, 500]);
     const frame = await frameOf("xterm");
@@ -566,5 +533,41 @@ describe("her body on real windows", () => {
       bridge.close();
       closePet(app.host.store, "mika", "test");
     }
+  });
+});
+
+// Its own block (it runs last): the host is in this process, so every child process it starts is this one's.
+describe("her body without child processes", () => {
+  it("follows a window moved under her, and rests, without the host starting a process", async () => {
+    await xterm("term-moving", [300, 400]);
+    expect(await gesture("sit_on_window", { app: "xterm" })).toBe("ok");
+    const id = await idOf("xterm");
+    const frame = await frameOf("xterm");
+    const sat = (await body()).window;
+    // Every child process of this process (the host's and the test's) is recorded; the test's own commands,
+    // each followed by what it must change, are the positive control. The waits ask the host, not X's tools.
+    const spawns = countSpawns();
+    const mine: string[][] = [];
+    const run = async (...argv: string[]) => {
+      mine.push(argv);
+      await x.x(argv[0]!, argv.slice(1));
+    };
+    try {
+      // At rest, a new title the host must tell (proof that it keeps listening without reading again).
+      await run("xdotool", "set_window", "--name", "term-resting", id);
+      await waitFor("the new title listed", async () => listed("term-resting"));
+      for (const dx of [150, 300, 450]) {
+        await run("xdotool", "windowmove", id, String(frame.x + dx), String(frame.y + 50));
+        await waitFor(`her, following it ${dx} px`, async () => (await body()).window.x === sat.x + dx);
+      }
+    } finally {
+      spawns.stop();
+    }
+    expect(mine).toHaveLength(4);
+    expect(spawns.argv).toEqual(mine);
+    expect(await herWindow()).toMatchObject({ x: sat.x + 450, y: sat.y + 50 });
+    expect((await body()).posture).toBe("sitting");
+    await closeAll("xterm");
+    await waitFor("her, down on the floor", async () => (await body()).posture === "standing", 20_000);
   });
 });
