@@ -17,6 +17,19 @@ export const CHAT_ERRORS = {
   other: (detail: string) => `Something went wrong talking to the backend: ${detail}`,
 } as const;
 
+/** The note under a reply the backend cut off (`TurnEnd.incomplete`), by the reason it gave, written once. */
+export const CUT_OFF = {
+  max_output_tokens: "Cut off: the reply reached the backend's output limit (max_output_tokens).",
+  content_filter: "Cut off by the backend's content filter (content_filter).",
+  other: (reason: string) => `Cut off by the backend (${reason}).`,
+} as const;
+
+/** The plain-words note for a reply cut off for `reason` (`incomplete_details.reason`). */
+export function cutOffNote(reason: string): string {
+  if (reason === "max_output_tokens" || reason === "content_filter") return CUT_OFF[reason];
+  return CUT_OFF.other(reason);
+}
+
 /**
  * The plain-words message for a failed turn, from its typed error (TurnError): the kind, the status and what
  * the backend said, never the engine's message text.
