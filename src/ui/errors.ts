@@ -10,7 +10,6 @@ export const CHAT_ERRORS = {
   auth: (status: number) =>
     `The backend refused the request (HTTP ${status}). Check the API key in settings.`,
   notFound: "The backend has no such endpoint (HTTP 404). Check the base URL and the transport in settings.",
-  model: (detail: string) => `The backend could not run the model: ${detail}`,
   http: (status: number, detail: string) =>
     `The backend answered with an error (HTTP ${status})${detail ? `: ${detail}` : "."}`,
   stalled: "The backend stopped sending in the middle of the reply. Try again.",
