@@ -17,12 +17,13 @@ import { listPresets, openPet, savePreset } from "../src/app/presets/presets.ts"
 import { USER_REASON } from "../src/app/relations/relations.ts";
 import { RATE_RELATION_RESULTS } from "../src/app/tools/relation.ts";
 import { MODEL_FILE_ERRORS } from "../src/avatar/model-file.ts";
-import { CHAT_ERRORS } from "../src/ui/errors.ts";
+import { CHAT_ERRORS, CUT_OFF } from "../src/ui/errors.ts";
 import { startPushBackend } from "../tools/push-backend/server.ts";
 import {
   chatStream,
   type RecordedRequest,
   type ScriptedBackend,
+  sse,
   startScriptedBackend,
 } from "../tools/scripted-backend/server.ts";
 import { CHROMIUM_ARGS } from "../tools/testing/chromium.ts";
@@ -509,5 +510,45 @@ describe("the browser build", { timeout: 90_000 }, () => {
     expect(toolNames(backend.requests[start]!)).toEqual(["generate_express"]);
     await phone.screenshot({ path: join(SHOTS, "phone.png") });
     await phone.close();
+  });
+
+  it("a Responses reply cut off inside a call keeps its text, runs nothing and says why", async () => {
+    savePreset(host.store, {
+      id: "yui",
+      name: "YUI",
+      avatar: "",
+      voice: "",
+      persona: "",
+      backend: { transport: "responses", base_url: backend.url },
+    });
+    const main = await open("main");
+    const start = backend.requests.length;
+    backend.enqueue({
+      body: sse(
+        { type: "response.created", response: { id: "r_cut", status: "in_progress" } },
+        { type: "response.output_text.delta", delta: "Let me rate that." },
+        {
+          type: "response.output_item.added",
+          output_index: 1,
+          item: { id: "fc_1", type: "function_call", call_id: "c1", name: "rate_relation", arguments: "" },
+        },
+        { type: "response.function_call_arguments.delta", item_id: "fc_1", output_index: 1, delta: '{"tow' },
+        {
+          type: "response.incomplete",
+          response: {
+            id: "r_cut",
+            status: "incomplete",
+            incomplete_details: { reason: "max_output_tokens" },
+          },
+        },
+      ),
+    });
+    await send(main, "yui", "Be brief");
+    const reply = lastAssistant(main, "yui");
+    await expect.poll(() => reply.getByTestId("cut-off").textContent()).toBe(CUT_OFF.max_output_tokens);
+    expect(await reply.locator(".text").textContent()).toBe("Let me rate that.");
+    expect(await reply.getByTestId("tool-call").count()).toBe(0);
+    expect(backend.requests.length - start).toBe(1);
+    await main.close();
   });
 });

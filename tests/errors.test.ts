@@ -14,9 +14,14 @@ import { createPushClient } from "../src/io/chat/push/client.ts";
 import { createChatEngine } from "../src/io/chat/stream/engine.ts";
 import type { EngineOptions, TurnError } from "../src/io/chat/stream/types.ts";
 import { proxyBaseUrl } from "../src/ui/backend.ts";
-import { CHAT_ERRORS, plainError } from "../src/ui/errors.ts";
+import { CHAT_ERRORS, CUT_OFF, cutOffNote, plainError } from "../src/ui/errors.ts";
 import { startPushBackend } from "../tools/push-backend/server.ts";
-import { chatStream, type ScriptedBackend, startScriptedBackend } from "../tools/scripted-backend/server.ts";
+import {
+  chatStream,
+  type ScriptedBackend,
+  sse,
+  startScriptedBackend,
+} from "../tools/scripted-backend/server.ts";
 
 // What the chat shows for errors the engine really produces: each case runs a real turn through the real
 // engine and the real host's proxy (as a page does, proxyBaseUrl) to a real server on loopback that is down,
@@ -205,5 +210,36 @@ describe("push turns' errors in plain words, from a real push backend", () => {
     expect(end).toMatchObject({ outcome: "error", error: "push backend went quiet" });
     expect(end.failure).toMatchObject({ kind: "push", message: "push backend went quiet" });
     expect(plainError(end.failure!)).toBe(CHAT_ERRORS.other("push backend went quiet"));
+  });
+});
+
+describe("a reply the backend cut off", () => {
+  it("is a spoken turn whose note names the reason the backend gave, in words", async () => {
+    preset("cut", scripted.url, "responses");
+    const cutOff = (reason: string) =>
+      sse(
+        { type: "response.output_text.delta", delta: "So far" },
+        {
+          type: "response.incomplete",
+          response: { id: "r1", status: "incomplete", incomplete_details: { reason } },
+        },
+      );
+    const shown: string[] = [];
+    for (const reason of ["max_output_tokens", "content_filter", "max_tool_calls"]) {
+      scripted.enqueue({ body: cutOff(reason) });
+      const engine = createChatEngine({
+        transport: "responses",
+        baseUrl: proxyBaseUrl("cut", host.url.replace(/\/$/, "")),
+      });
+      const end = await engine.runTurn({ text: "hi", tools: [], presetId: "cut" });
+      expect(end).toMatchObject({ outcome: "spoken", text: "So far", incomplete: { reason } });
+      shown.push(cutOffNote(end.incomplete!.reason));
+    }
+    expect(shown).toEqual([
+      CUT_OFF.max_output_tokens,
+      CUT_OFF.content_filter,
+      CUT_OFF.other("max_tool_calls"),
+    ]);
+    expect(CUT_OFF.other("max_tool_calls")).toBe("Cut off by the backend (max_tool_calls).");
   });
 });

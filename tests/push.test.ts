@@ -303,6 +303,34 @@ describe("push: tool calls", () => {
   });
 });
 
+describe("push: a call past its wait", () => {
+  it("answers error: timed out after <n> s and aborts the call's work, so a call answered is over", async () => {
+    let seen: AbortSignal | undefined;
+    const hang: ClientTool = {
+      name: "hang",
+      description: "runs until it is aborted",
+      parameters: { type: "object", properties: {} },
+      waitMs: 1_000,
+      run: (_args, ctx) =>
+        new Promise((r) => {
+          seen = ctx.signal;
+          ctx.signal.addEventListener("abort", () => r("aborted"), { once: true });
+        }),
+    };
+    let result: unknown;
+    backend = await startPushBackend({
+      onTurn: async (t) => {
+        result = (await t.call("hang", {})).result;
+        t.end();
+      },
+    });
+    const { c } = setup({ extraTools: [hang] });
+    await turn(c, "go");
+    expect(result).toBe("error: timed out after 1 s");
+    expect(seen?.aborted).toBe(true);
+  });
+});
+
 describe("push: one call per call id", () => {
   it("a second tool_call frame with the same turn_id and call_id is not run and gets no second tool_result", async () => {
     const runs: unknown[] = [];

@@ -282,6 +282,67 @@ describe("yui chat", () => {
     );
   });
 
+  it("a Responses reply cut off inside a call prints a spoken turn_end saying why, runs nothing and exits 0", async () => {
+    const events = [
+      { type: "response.created", response: { id: "resp_cut", status: "in_progress" } },
+      { type: "response.output_text.delta", delta: "Let me see." },
+      {
+        type: "response.output_item.added",
+        output_index: 1,
+        item: { id: "fc_1", type: "function_call", call_id: "call_1", name: "look", arguments: "" },
+      },
+      {
+        type: "response.function_call_arguments.delta",
+        item_id: "fc_1",
+        output_index: 1,
+        delta: '{"at":"bo',
+      },
+      {
+        type: "response.incomplete",
+        response: {
+          id: "resp_cut",
+          status: "incomplete",
+          incomplete_details: { reason: "max_output_tokens" },
+          output: [
+            {
+              id: "fc_1",
+              type: "function_call",
+              status: "incomplete",
+              call_id: "call_1",
+              name: "look",
+              arguments: '{"at":"bo',
+            },
+          ],
+        },
+      },
+    ];
+    const body = events.map((e) => `data: ${JSON.stringify(e)}\n\n`).join("");
+    await withBackend([{ body }], async (url, requests) => {
+      const r = await yui([
+        "chat",
+        "--base-url",
+        url,
+        "--transport",
+        "responses",
+        "--message",
+        "where are you?",
+      ]);
+      expect(r.code).toBe(0);
+      expect(requests).toHaveLength(1);
+      expect(r.lines.filter((l) => l.type === "tool_call")).toEqual([]);
+      expect(r.lines.at(-1)).toEqual({
+        type: "turn_end",
+        outcome: "spoken",
+        text: "Let me see.",
+        round_trips: 0,
+        response_id: "resp_cut",
+        error: null,
+        unanswered: [],
+        incomplete: { reason: "max_output_tokens" },
+      });
+    });
+  });
+
   it("an edit to the vocabulary reaches the declared schema on the next turn", async () => {
     const vocab = join(dataDir, "vocab.json");
     const base = {

@@ -37,6 +37,8 @@ Runs one user turn per --message, in order, in one conversation, and prints one 
   {"type":"tool_status","call_id":"...","name":"...","status":"running"|"done"}         backend-run tools
   {"type":"turn_end","outcome":"spoken"|"silent"|"error"|"stopped","text":"...","round_trips":N,
    "response_id":...,"error":...,"unanswered":[...]}
+                                                         plus "incomplete":{"reason":"..."} when the reply was
+                                                         cut off (Responses: max_output_tokens, content_filter)
 Exit status 0 when every turn ended spoken or silent, 1 otherwise, 2 for bad options.
 Ctrl-C (SIGINT) stops: the turn in flight ends as stopped, no further request goes out (the request lines are
 the requests sent and round_trips counts the round trips sent), and no further --message runs.

@@ -50,7 +50,8 @@ const READY_MS = 5_000;
 const CAPTURE_MS = 10_000;
 
 export interface DesktopBodiesOptions {
-  shell: ShellProcess;
+  /** What the body needs of the shell: sending it moves and captures, and hearing its windows and the user's hand. */
+  shell: Pick<ShellProcess, "send" | "on" | "next">;
   store: Store;
   /** Sends a bridge event to every window. */
   broadcast(name: string, payload: unknown): void;

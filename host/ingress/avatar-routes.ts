@@ -9,17 +9,22 @@ import {
   BODY_ACTIONS,
   type BodyActionArgs,
   type BodyActionResult,
+  GESTURE_WAIT_MS,
   PEEK_SIDES,
   SPOTS,
 } from "../../src/protocol/body.ts";
 import { INGRESS_ERRORS } from "./messages.ts";
 
-/** How long a gesture or a read may run before it answers timeout. */
+/** How long the ingress waits for an answer before it aborts the work and answers timeout. */
 export interface AvatarTimeouts {
+  /**
+   * A gesture: a backstop past the body's own limit (GESTURE_LIMIT_MS), which stops her and answers timeout
+   * itself; the ingress's wait only ends a body that could not answer.
+   */
   gestureMs: number;
   readMs: number;
 }
-export const DEFAULT_AVATAR_TIMEOUTS: AvatarTimeouts = { gestureMs: 60_000, readMs: 10_000 };
+export const DEFAULT_AVATAR_TIMEOUTS: AvatarTimeouts = { gestureMs: GESTURE_WAIT_MS, readMs: 10_000 };
 
 /** The read routes: path → executor method and the answer's field. */
 export const AVATAR_READS = {

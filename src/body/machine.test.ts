@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import type { BodyActionResult } from "../protocol/body.ts";
+import { type BodyActionResult, GESTURE_LIMIT_MS } from "../protocol/body.ts";
 import { ManualClock } from "./clock.ts";
-import { BodyMachine } from "./machine.ts";
+import { BodyMachine, type BodyTimings, DEFAULT_TIMINGS } from "./machine.ts";
 import type { DesktopWindow, Monitor, World } from "./world.ts";
 
 const MONS: Monitor[] = [
@@ -41,7 +41,14 @@ const TIMINGS = {
   bedFadeMs: 800,
 };
 
-function setup(opts: { windows?: DesktopWindow[]; reducedMotion?: boolean; wakeTimeoutMs?: number } = {}) {
+function setup(
+  opts: {
+    windows?: DesktopWindow[];
+    reducedMotion?: boolean;
+    wakeTimeoutMs?: number;
+    timings?: Partial<BodyTimings>;
+  } = {},
+) {
   const clock = new ManualClock();
   const body = new BodyMachine({
     clock,
@@ -51,7 +58,7 @@ function setup(opts: { windows?: DesktopWindow[]; reducedMotion?: boolean; wakeT
     },
     world: world(...(opts.windows ?? [XTERM])),
     start: { x: 1000, y: 1160 },
-    timings: TIMINGS,
+    timings: { ...TIMINGS, ...opts.timings },
     perch: { strip: 4, width: 100 },
     body: { width: 200, height: 360 },
   });
@@ -216,6 +223,58 @@ describe("peek and move_to", () => {
       moving: false,
       position: { x: 700, y: 1160 },
     });
+  });
+});
+
+describe("the gesture limit (every caller's)", () => {
+  it("is 60 s unless the timings say otherwise", () => {
+    expect(DEFAULT_TIMINGS.gestureMs).toBe(GESTURE_LIMIT_MS);
+    expect(GESTURE_LIMIT_MS).toBe(60_000);
+  });
+
+  it("a move still on its way at the limit stops where she is and answers timeout, with no caller deadline", async () => {
+    // 20 px/s: the walk from x 1000 to the left corner (x 100) takes 45 s; the limit is 2 s.
+    const { clock, body } = setup({ timings: { walkPxPerS: 20, gestureMs: 2_000 } });
+    const r = track(body.act({ action: "move_to", spot: "bottom_left" }));
+    await step(clock, 1_999);
+    expect(r.value).toBeUndefined();
+    expect(body.snapshot().moving).toBe(true);
+    await step(clock, 1);
+    expect(r.value).toBe("timeout");
+    expect(body.snapshot()).toMatchObject({
+      posture: "standing",
+      moving: false,
+      position: { x: 960, y: 1160 },
+    });
+    // The gesture is over: she stays where she stopped, and the next gesture is not busy.
+    await step(clock, 60_000);
+    expect(body.snapshot().position).toEqual({ x: 960, y: 1160 });
+    expect(await body.act({ action: "stand" })).toBe("ok");
+  });
+
+  it("go_to_bed still setting up the bed at the limit: timeout, no bed", async () => {
+    const { clock, body } = setup({ timings: { bedSetupMs: 5_000, gestureMs: 1_000 } });
+    const r = track(body.act({ action: "go_to_bed" }));
+    await step(clock, 999);
+    expect(body.snapshot().bed).toBe("setup");
+    await step(clock, 1);
+    expect(r.value).toBe("timeout");
+    expect(body.snapshot()).toMatchObject({ posture: "standing", bed: null, moving: false });
+  });
+
+  it("a gesture that answered is not touched by its limit later", async () => {
+    const { clock, body } = setup({ timings: { gestureMs: 2_000 } });
+    const r = track(body.act({ action: "move_to", spot: "bottom_left" }));
+    await step(clock, 1_000);
+    expect(r.value).toBe("ok");
+    // 3136 ms to the other monitor's corner: the first gesture's limit falls due inside it, and it runs on.
+    const next = track(body.act({ action: "move_to", spot: "bottom_right", monitor: 1 }));
+    await step(clock, 1_500);
+    expect(next.value).toBeUndefined();
+    expect(body.snapshot().moving).toBe(true);
+    // Its own limit, 2 s after it started.
+    await step(clock, 500);
+    expect(next.value).toBe("timeout");
   });
 });
 

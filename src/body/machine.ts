@@ -1,7 +1,13 @@
 // The body's state machine: postures, gestures and their result words, the user's drag, the perch and the
 // bed cycle, over an injected clock and world (docs/body.md). It decides and times; the executor that
 // hosts it animates the character's clips from its snapshot.
-import type { BedPhase, BodyActionArgs, BodyActionResult, Posture } from "../protocol/body.ts";
+import {
+  type BedPhase,
+  type BodyActionArgs,
+  type BodyActionResult,
+  GESTURE_LIMIT_MS,
+  type Posture,
+} from "../protocol/body.ts";
 import type { Clock } from "./clock.ts";
 import { chooseSitTarget, DEFAULT_PERCH, type PerchSize, peekEdges, perchAfter, spotPoint } from "./perch.ts";
 import { monitorAt, type Rect, type World } from "./world.ts";
@@ -17,6 +23,8 @@ export interface BodyTimings {
   wakeMs: number;
   /** The bed fading when she stands during the lie-down clip (the spec: standing within a second). */
   bedFadeMs: number;
+  /** How long a gesture may run before she stops where she is and it answers timeout (every caller's limit). */
+  gestureMs: number;
 }
 export const DEFAULT_TIMINGS: BodyTimings = {
   walkPxPerS: 300,
@@ -25,6 +33,7 @@ export const DEFAULT_TIMINGS: BodyTimings = {
   lieDownMs: 4_000,
   wakeMs: 22_000,
   bedFadeMs: 800,
+  gestureMs: GESTURE_LIMIT_MS,
 };
 
 /** Read at the moment they matter: the Character tab's wake timeout and the reduced-motion preference. */
@@ -133,9 +142,19 @@ export class BodyMachine {
     };
   }
 
-  /** One gesture; answers ok or the spec's word. The signal's abort (the caller's deadline) stops it: timeout. */
+  /**
+   * One gesture; answers ok or the spec's word. Past the gesture limit (`gestureMs`), or when the caller's signal
+   * aborts (a stopped turn, a caller that hung up), she stops where she is and it answers timeout.
+   */
   act(args: BodyActionArgs, signal?: AbortSignal): Promise<BodyActionResult> {
     if (this.dragging) return Promise.resolve("interrupted");
+    const limit = new AbortController();
+    const cancel = this.clock.setTimer(this.t.gestureMs, () => limit.abort());
+    const stop = signal ? AbortSignal.any([signal, limit.signal]) : limit.signal;
+    return this.start(args, stop).finally(cancel);
+  }
+
+  private start(args: BodyActionArgs, signal: AbortSignal): Promise<BodyActionResult> {
     if (args.action === "stand") return Promise.resolve(this.stand(signal));
     if (args.action === "go_to_bed") return this.goToBed(signal);
     if (this.bed) return Promise.resolve("busy");

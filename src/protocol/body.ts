@@ -19,6 +19,18 @@ export const BODY_ACTION_RESULTS = [
 ] as const;
 export type BodyActionResult = (typeof BODY_ACTION_RESULTS)[number];
 
+/**
+ * How long a gesture may run. Past it the body stops her where she is and the gesture answers `timeout`, whoever
+ * called it (a request transport, push, the avatar mod, `yui chat --host`): the limit is the body's, in one place
+ * (`BodyTimings.gestureMs`, docs/body.md).
+ */
+export const GESTURE_LIMIT_MS = 60_000;
+/**
+ * How long a caller waits for a gesture's answer (push's `wait_ms`, the ingress's backstop): past the body's
+ * limit, so the word a caller hears is the body's `timeout`, never its own.
+ */
+export const GESTURE_WAIT_MS = GESTURE_LIMIT_MS + 5_000;
+
 export const BODY_ACTIONS = ["sit_on_window", "peek", "move_to", "stand", "go_to_bed"] as const;
 export const PEEK_SIDES = ["left", "right"] as const;
 export const SPOTS = ["center", "top_left", "top_right", "bottom_left", "bottom_right"] as const;

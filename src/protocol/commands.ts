@@ -136,11 +136,6 @@ export type CommandArgs<C extends CommandName> = z.input<(typeof COMMANDS)[C]["a
 /** What a command answers. */
 export type CommandAnswer<C extends CommandName> = z.output<(typeof COMMANDS)[C]["answer"]>;
 
-/** Whether `name` is a command of the contract. */
-export function isCommandName(name: string): name is CommandName {
-  return Object.hasOwn(COMMANDS, name);
-}
-
 /** Parses a command's arguments; throws `invalid arguments: <problems>` when they do not fit. */
 export function parseCommandArgs<C extends CommandName>(
   name: C,

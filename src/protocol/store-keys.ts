@@ -40,7 +40,6 @@ export const AgentNotifySchema = z.strictObject({
   enabled: z.boolean(),
   port: z.number().int().min(1024).max(65535).optional(),
 });
-export type AgentNotify = z.infer<typeof AgentNotifySchema>;
 
 /** Store key of each switch, by the switch id the tools carry (docs/client-context.md). */
 export const SWITCH_KEYS = {

@@ -32,7 +32,6 @@ export type VoiceSettings = z.infer<typeof VoiceSettingsSchema>;
 export const DEFAULT_VOICE_SETTINGS: VoiceSettings = { enabled: true };
 
 export const GlobalVoiceSchema = z.strictObject({ muted: z.boolean() });
-export type GlobalVoice = z.infer<typeof GlobalVoiceSchema>;
 
 export const VOICE_KEYS = {
   preset: (presetId: string) => `yui.${presetId}.voice`,

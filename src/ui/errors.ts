@@ -10,12 +10,24 @@ export const CHAT_ERRORS = {
   auth: (status: number) =>
     `The backend refused the request (HTTP ${status}). Check the API key in settings.`,
   notFound: "The backend has no such endpoint (HTTP 404). Check the base URL and the transport in settings.",
-  model: (detail: string) => `The backend could not run the model: ${detail}`,
   http: (status: number, detail: string) =>
     `The backend answered with an error (HTTP ${status})${detail ? `: ${detail}` : "."}`,
   stalled: "The backend stopped sending in the middle of the reply. Try again.",
   other: (detail: string) => `Something went wrong talking to the backend: ${detail}`,
 } as const;
+
+/** The note under a reply the backend cut off (`TurnEnd.incomplete`), by the reason it gave, written once. */
+export const CUT_OFF = {
+  max_output_tokens: "Cut off: the reply reached the backend's output limit (max_output_tokens).",
+  content_filter: "Cut off by the backend's content filter (content_filter).",
+  other: (reason: string) => `Cut off by the backend (${reason}).`,
+} as const;
+
+/** The plain-words note for a reply cut off for `reason` (`incomplete_details.reason`). */
+export function cutOffNote(reason: string): string {
+  if (reason === "max_output_tokens" || reason === "content_filter") return CUT_OFF[reason];
+  return CUT_OFF.other(reason);
+}
 
 /**
  * The plain-words message for a failed turn, from its typed error (TurnError): the kind, the status and what

@@ -3,8 +3,8 @@
  * one at a time, in the order they came, so the events of the turn playing now go to its own reply. Stop aborts
  * the turn running now; one failed step is reported and the queue goes on.
  */
-export type TurnQueue = ReturnType<typeof createTurnQueue>;
 
+/** Creates the panel's queue: turns run one at a time, in the order they came. */
 export function createTurnQueue(o: {
   /** A turn started (true) or ended (false). */
   onBusy(busy: boolean): void;

@@ -9,7 +9,7 @@ import type { Cue } from "../avatar/cues.ts";
 import type { EngineEvent } from "../io/chat/stream/types.ts";
 import type { Speech } from "../voice/speech.ts";
 import { h } from "./dom.ts";
-import { plainError } from "./errors.ts";
+import { cutOffNote, plainError } from "./errors.ts";
 import type { PanelView } from "./panel-view.ts";
 import type { PanelVoice } from "./panel-voice.ts";
 import type { StageHandle } from "./stage-area.ts";
@@ -91,6 +91,13 @@ export async function playReply(
     } else if ((end.outcome === "silent" && !shown) || isSilent(end.text)) {
       reply.classList.add("silent");
       text.textContent = "(no reply)";
+    }
+    // What was said stays; the reply says that the backend cut it off, and why.
+    if (end.incomplete) {
+      reply.classList.add("cut-off");
+      tools.append(
+        h("span", { class: "chip cut-off", "data-testid": "cut-off" }, cutOffNote(end.incomplete.reason)),
+      );
     }
     if (speakOn) sp!.end();
     else stage?.reveal(Number.MAX_SAFE_INTEGER);

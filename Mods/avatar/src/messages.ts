@@ -4,7 +4,6 @@ import { quoteInput } from "@yui/mod-kit";
 
 /** The client's reason words a gesture that did not happen carries (the spec's avatar section). */
 export const REASONS = ["not_found", "blocked", "interrupted", "busy", "unsupported", "timeout"] as const;
-export type Reason = (typeof REASONS)[number];
 
 /** The ingress's default address, and the variable that moves it. */
 export const DEFAULT_INGRESS_URL = "http://127.0.0.1:8770";

@@ -6,17 +6,6 @@ import { TOOL_MESSAGES } from "./messages.ts";
 /** Ops that change the game: they carry an idempotency id. */
 export const WRITE_OPS = new Set(["say", "ping", "jobs_enqueue", "jobs_cancel", "idle", "stop"]);
 
-/** Error codes the game mod answers with. */
-export const ERROR_CODES = [
-  "bad_request",
-  "history_gap",
-  "stale_session",
-  "id_conflict",
-  "not_found",
-  "unavailable",
-  "internal",
-] as const;
-
 // Lua cannot tell {} from [], so an empty result may come as an empty array.
 const objectish = z.preprocess(
   (v) => (Array.isArray(v) && v.length === 0 ? {} : v),
@@ -47,7 +36,6 @@ export const ReplySchema = z.union([
   z.object({ ok: z.literal(false), map_id: z.string(), tick: z.number(), error: ErrorBody }),
 ]);
 export type Reply = z.infer<typeof ReplySchema>;
-export type ErrorReply = Extract<Reply, { ok: false }>;
 
 export const EventSchema = z
   .object({ seq: z.number().int().min(1), tick: z.number(), kind: z.string() })

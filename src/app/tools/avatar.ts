@@ -6,6 +6,7 @@ import {
   BODY_ACTIONS,
   type BodyActionArgs,
   type BodyActionResult,
+  GESTURE_WAIT_MS,
   LOOK_TARGETS,
   PEEK_SIDES,
   SPOTS,
@@ -98,7 +99,8 @@ export function createAvatarTools(deps: AvatarToolDeps): ClientTool[] {
       "unsupported, timeout.",
     parameters: BODY_ACTION_PARAMETERS,
     failed: (r) => r !== "ok",
-    waitMs: 60_000,
+    // The body stops a gesture at its limit and answers timeout; push waits past that for the body's word.
+    waitMs: GESTURE_WAIT_MS,
     run: async (args, ctx) => {
       const parsed = parseBodyAction(args);
       if (typeof parsed === "string") return parsed;

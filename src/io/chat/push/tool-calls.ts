@@ -53,11 +53,16 @@ export async function consumeToolCall(
   let result: ToolResult;
   if (!tool) result = UNKNOWN_TOOL;
   else if (!parsed.args) result = parsed.error as string;
-  else
+  else {
+    // A call answered is over: when the wait passes, its work is aborted too.
+    const waited = new AbortController();
+    const signal = AbortSignal.any([ctx.signal, waited.signal]);
     result = await withWait(
-      runClientCall(tool, parsed.args, { ...ctx, turnId: frame.turn_id }),
+      runClientCall(tool, parsed.args, { ...ctx, signal, turnId: frame.turn_id }),
       pushWaitMs(tool),
+      () => waited.abort(),
     );
+  }
   const reply: ClientFrame =
     typeof result === "string"
       ? { type: "tool_result", turn_id: frame.turn_id, call_id: frame.call_id, result }
@@ -71,10 +76,13 @@ export async function consumeToolCall(
   return { args: tool ? parsed.args : (parsed.args ?? null), result, reply };
 }
 
-function withWait(run: Promise<ToolResult>, waitMs: number): Promise<ToolResult> {
+function withWait(run: Promise<ToolResult>, waitMs: number, onTimeout: () => void): Promise<ToolResult> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<ToolResult>((resolve) => {
-    timer = setTimeout(() => resolve(`error: timed out after ${Math.round(waitMs / 1000)} s`), waitMs);
+    timer = setTimeout(() => {
+      resolve(`error: timed out after ${Math.round(waitMs / 1000)} s`);
+      onTimeout();
+    }, waitMs);
   });
   return Promise.race([run, timeout]).finally(() => clearTimeout(timer));
 }

@@ -243,6 +243,40 @@ describe("Chat Completions round trip", () => {
     expect(backend.requests).toHaveLength(2);
   });
 
+  it('finish_reason "length" releases the held calls: a cut-off argument string answers the parse error', async () => {
+    const half = '{"q":"天';
+    backend.enqueue(
+      {
+        body: sse(
+          chunk({ content: "調べるね" }),
+          chunk({
+            tool_calls: [
+              { index: 0, id: "c1", type: "function", function: { name: "lookup", arguments: half } },
+            ],
+          }),
+          chunk({}, "length"),
+          "[DONE]",
+        ),
+      },
+      { body: chatStream({ text: ["ごめん。"] }) },
+    );
+    const { events, end } = await turn(engine(), "q");
+    let parseError = "";
+    try {
+      JSON.parse(half);
+    } catch (e) {
+      parseError = `error: arguments JSON parse failed: ${(e as Error).message}`;
+    }
+    expect(events.filter((e) => e.type === "tool_call")).toEqual([
+      { type: "tool_call", call_id: "c1", name: "lookup", arguments: null, result: parseError },
+    ]);
+    // The result goes back under the usual rule (a question-answering tool ran): the Responses rule for a cut-off
+    // call does not apply here.
+    expect(backend.requests).toHaveLength(2);
+    expect(end).toMatchObject({ outcome: "spoken", text: "調べるね ごめん。", round_trips: 1 });
+    expect(end).not.toHaveProperty("incomplete");
+  });
+
   it("an image result carries its text with the note, and one image-only user message follows the tool messages", async () => {
     backend.enqueue(
       {

@@ -71,6 +71,8 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
     let roundTrips = 0;
     let responseId: string | null = null;
     let unanswered: UnansweredOutput[] = [];
+    // Why the turn's last response was cut off (Responses), or null.
+    let incomplete: string | null = null;
 
     // True until the current response's first text: the separator between responses goes there.
     let responseStart = true;
@@ -123,6 +125,9 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
         error: failure?.message ?? null,
         ...(failure ? { failure } : {}),
         unanswered,
+        ...(incomplete !== null && (outcome === "spoken" || outcome === "silent")
+          ? { incomplete: { reason: incomplete } }
+          : {}),
       };
       emit(e);
       return e;
@@ -191,6 +196,7 @@ export function createChatEngine(opts: EngineOptions): ChatEngine {
             throw e;
           }
           if (res.responseId) responseId = res.responseId;
+          incomplete = res.incomplete;
           const answered = await runner.settle();
           const sendBack = shouldAnswer(answered, res.text === "");
           if (!sendBack || roundTrips >= MAX_TOOL_ROUND_TRIPS || signal.aborted) {

@@ -351,6 +351,39 @@ describe("Responses round trip", () => {
     expect(end).toMatchObject({ outcome: "spoken", text: "Plain.", response_id: "r9" });
   });
 
+  it("a non-streamed response with status incomplete runs only the calls it lists as completed, and says why", async () => {
+    const response = {
+      id: "r9",
+      object: "response",
+      status: "incomplete",
+      incomplete_details: { reason: "max_output_tokens" },
+      output: [
+        { type: "message", role: "assistant", content: [{ type: "output_text", text: "Cut." }] },
+        {
+          type: "function_call",
+          status: "completed",
+          call_id: "c1",
+          name: "generate_express",
+          arguments: "{}",
+        },
+        { type: "function_call", status: "incomplete", call_id: "c2", name: "lookup", arguments: '{"q":' },
+      ],
+    };
+    backend.enqueue({ headers: { "content-type": "application/json" }, body: JSON.stringify(response) });
+    const { events, end } = await turn(engine(), "q");
+    expect(
+      events.filter((e) => e.type === "tool_call").map((e) => (e as { call_id: string }).call_id),
+    ).toEqual(["c1"]);
+    expect(backend.requests).toHaveLength(1);
+    expect(end).toMatchObject({
+      outcome: "spoken",
+      text: "Cut.",
+      response_id: "r9",
+      incomplete: { reason: "max_output_tokens" },
+      unanswered: [{ type: "function_call_output", call_id: "c1", output: "ok" }],
+    });
+  });
+
   it("response.failed ends the turn with its message", async () => {
     backend.enqueue({
       body: sse(

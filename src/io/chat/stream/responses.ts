@@ -12,6 +12,8 @@ export interface ResponsesResult {
   reasoning: Record<string, unknown>[];
   /** Output position of each released call id, to send calls back in the order the response produced them. */
   order: Map<string, number>;
+  /** Why the response was cut off (`response.incomplete`'s `incomplete_details.reason`), or null when it was not. */
+  incomplete: string | null;
 }
 
 type Obj = Record<string, unknown>;
@@ -61,6 +63,7 @@ export async function readResponsesResponse(
   const order = new Map<string, number>();
   let itemCount = 0;
   let progressCount = 0;
+  let incomplete: string | null = null;
 
   const find = (item: Obj, outputIndex: unknown): CallItem | undefined => {
     const itemId = str(item.id);
@@ -127,14 +130,16 @@ export async function readResponsesResponse(
     runner.release(call.callId, call.name, args);
   };
 
-  const finishItem = (item: Obj, outputIndex: unknown) => {
+  /** An item listed whole; `complete` says whether its arguments may be taken as complete ones. */
+  const finishItem = (item: Obj, outputIndex: unknown, complete = item.status !== "incomplete") => {
     if (item.type === "reasoning") {
       reasoning.set(str(item.id) || `rs_${reasoning.size}`, item);
       return;
     }
     if (!isCallItem(item)) return;
     const call = track(item, outputIndex);
-    releaseWith(call, item.arguments ?? "");
+    // A call cut off by the output limit is not a call: its partial arguments never run (docs/client-tools.md).
+    if (complete) releaseWith(call, item.arguments ?? "");
     if (call.backend && !call.duplicate && !call.done) {
       call.done = true;
       emit({ type: "tool_status", call_id: call.callId, name: call.name, status: "done" });
@@ -171,7 +176,7 @@ export async function readResponsesResponse(
         if (isCallItem(item)) {
           const call = track(item, payload.output_index);
           // An added item carries complete arguments only when the provider sends them whole.
-          if (str(item.arguments)) releaseWith(call, item.arguments);
+          if (str(item.arguments) && item.status !== "incomplete") releaseWith(call, item.arguments);
         }
         break;
       }
@@ -199,6 +204,8 @@ export async function readResponsesResponse(
       case "response.incomplete": {
         const response = isObj(payload.response) ? payload.response : {};
         if (str(response.id)) responseId = str(response.id);
+        const cut = type === "response.incomplete" || response.status === "incomplete";
+        if (cut) incomplete = incompleteReason(response);
         // A server that streams no items still lists them in the final response.
         const output = Array.isArray(response.output) ? response.output : [];
         output.forEach((item, i) => {
@@ -210,8 +217,9 @@ export async function readResponsesResponse(
               onText(said);
             }
           } else if (item.type !== "reasoning" || !reasoning.has(str(item.id))) {
-            // The same calls again, for servers that streamed them: finishItem knows them and does nothing.
-            finishItem(item, i);
+            // The same calls again, for servers that streamed them: finishItem knows them and does nothing. A
+            // response cut off lists its cut call with partial arguments: only an item it says completed runs.
+            finishItem(item, i, cut ? item.status === "completed" : item.status !== "incomplete");
           }
         });
         break;
@@ -228,7 +236,13 @@ export async function readResponsesResponse(
         break;
     }
   }
-  return { text, responseId, reasoning: [...reasoning.values()], order };
+  return { text, responseId, reasoning: [...reasoning.values()], order, incomplete };
+}
+
+/** The reason a cut-off response gives (`incomplete_details.reason`); `unknown` when it names none. */
+function incompleteReason(response: Obj): string {
+  const details = isObj(response.incomplete_details) ? response.incomplete_details : {};
+  return str(details.reason) || "unknown";
 }
 
 function messageText(item: Obj): string {

@@ -627,6 +627,170 @@ describe("incomplete events at the end of the stream", () => {
   });
 });
 
+describe("a Responses call cut off by the output limit is not a call", () => {
+  // The stream of issue 32: a message completes, a function_call item is added with empty arguments, two argument
+  // deltas arrive, and the stream ends with response.incomplete, whose output lists the item with status
+  // "incomplete" and its partial arguments. No arguments.done, no output_item.done for it.
+  const message = (text: string) => ({
+    id: "msg_1",
+    type: "message",
+    role: "assistant",
+    status: "completed",
+    content: [{ type: "output_text", text, annotations: [] }],
+  });
+  const spoken = "調べてみるね。";
+  const messageEvents = [
+    { type: "response.created", response: { id: "r_cut", status: "in_progress", output: [] } },
+    {
+      type: "response.output_item.added",
+      output_index: 0,
+      item: { ...message(""), status: "in_progress", content: [] },
+    },
+    {
+      type: "response.output_text.delta",
+      item_id: "msg_1",
+      output_index: 0,
+      content_index: 0,
+      delta: spoken,
+    },
+    { type: "response.output_text.done", item_id: "msg_1", output_index: 0, content_index: 0, text: spoken },
+    { type: "response.output_item.done", output_index: 0, item: message(spoken) },
+  ];
+  /** A call added with empty arguments at `index` whose arguments stop after `deltas`. */
+  const cutCall = (index: number, id: string, callId: string, deltas: string[]) => ({
+    item: {
+      id,
+      type: "function_call",
+      status: "incomplete",
+      name: "lookup",
+      call_id: callId,
+      arguments: deltas.join(""),
+    },
+    events: [
+      {
+        type: "response.output_item.added",
+        output_index: index,
+        item: {
+          id,
+          type: "function_call",
+          status: "in_progress",
+          name: "lookup",
+          call_id: callId,
+          arguments: "",
+        },
+      },
+      ...deltas.map((delta) => ({
+        type: "response.function_call_arguments.delta",
+        item_id: id,
+        output_index: index,
+        delta,
+      })),
+    ],
+  });
+  const incomplete = (reason: string, output: Obj[]) => ({
+    type: "response.incomplete",
+    response: { id: "r_cut", status: "incomplete", incomplete_details: { reason }, output },
+  });
+
+  it("max_output_tokens inside a call: nothing runs, nothing is answered, no round trip; the turn ends spoken and cut off", async () => {
+    const cut = cutCall(1, "fc_1", "call_1", ['{"q":"天', "気"]);
+    const body = responsesEvents(
+      ...messageEvents,
+      ...cut.events,
+      incomplete("max_output_tokens", [message(spoken), cut.item]),
+    );
+    await underEveryChunking(async (fetchFn, name) => {
+      const lookup = countingLookup();
+      const { events, requests, end } = await turn(fetchFn, "responses", [body], [lookup.tool]);
+      expect(lookup.runs, name).toEqual([]);
+      expect(of(events, "tool_call"), name).toEqual([]);
+      expect(of(events, "cue"), name).toEqual([]);
+      expect(requests, name).toHaveLength(1);
+      expect(end, name).toEqual({
+        type: "turn_end",
+        outcome: "spoken",
+        text: spoken,
+        round_trips: 0,
+        response_id: "r_cut",
+        error: null,
+        unanswered: [],
+        incomplete: { reason: "max_output_tokens" },
+      });
+    });
+  });
+
+  it("cut inside the second of two calls: the first, complete on its output_item.done, runs and is answered; only the cut one is dropped", async () => {
+    const first = {
+      id: "fc_1",
+      type: "function_call",
+      status: "completed",
+      name: "lookup",
+      call_id: "call_1",
+      arguments: '{"q":"東京"}',
+    };
+    const cut = cutCall(2, "fc_2", "call_2", ['{"q":"大', "阪"]);
+    const body = responsesEvents(
+      ...messageEvents,
+      {
+        type: "response.output_item.added",
+        output_index: 1,
+        item: { ...first, status: "in_progress", arguments: "" },
+      },
+      { type: "response.function_call_arguments.delta", item_id: "fc_1", output_index: 1, delta: '{"q":' },
+      { type: "response.function_call_arguments.delta", item_id: "fc_1", output_index: 1, delta: '"東京"}' },
+      { type: "response.output_item.done", output_index: 1, item: first },
+      ...cut.events,
+      incomplete("max_output_tokens", [message(spoken), first, cut.item]),
+    );
+    const second = responsesEvents(
+      { type: "response.output_text.delta", delta: "東京は晴れ。" },
+      { type: "response.completed", response: { id: "r_2", status: "completed", output: [] } },
+    );
+    await underEveryChunking(async (fetchFn, name) => {
+      const lookup = countingLookup();
+      const { events, requests, end } = await turn(fetchFn, "responses", [body, second], [lookup.tool]);
+      expect(lookup.runs, name).toEqual([{ q: "東京" }]);
+      expect(
+        of(events, "tool_call").map((c) => `${c.call_id}=${String(c.result)}`),
+        name,
+      ).toEqual(["call_1=42"]);
+      expect(requests, name).toHaveLength(2);
+      expect((requests[1]!.input as Obj[]).slice(-3), name).toEqual([
+        { role: "assistant", content: spoken },
+        { type: "function_call", call_id: "call_1", name: "lookup", arguments: '{"q":"東京"}' },
+        { type: "function_call_output", call_id: "call_1", output: "42" },
+      ]);
+      expect(JSON.stringify(requests[1]), name).not.toContain("call_2");
+      // The turn's last response was whole: the reply is not cut off.
+      expect(end, name).toMatchObject({ outcome: "spoken", text: `${spoken}東京は晴れ。`, round_trips: 1 });
+      expect(end, name).not.toHaveProperty("incomplete");
+    });
+  });
+
+  it("content_filter: the partial call listed in response.incomplete is not run, and the turn end says why", async () => {
+    const cut = cutCall(1, "fc_1", "call_1", ['{"q":"']);
+    const body = responsesEvents(
+      ...messageEvents,
+      ...cut.events,
+      incomplete("content_filter", [message(spoken), cut.item]),
+    );
+    await underEveryChunking(async (fetchFn, name) => {
+      const lookup = countingLookup();
+      const { events, requests, end } = await turn(fetchFn, "responses", [body], [lookup.tool]);
+      expect(lookup.runs, name).toEqual([]);
+      expect(of(events, "tool_call"), name).toEqual([]);
+      expect(requests, name).toHaveLength(1);
+      expect(end, name).toMatchObject({
+        outcome: "spoken",
+        text: spoken,
+        round_trips: 0,
+        unanswered: [],
+        incomplete: { reason: "content_filter" },
+      });
+    });
+  });
+});
+
 describe("broker_base_url (deprecated)", () => {
   it("the client declares no tools, and the context it sends is built for no tools", async () => {
     const body = responsesEvents(

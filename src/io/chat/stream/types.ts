@@ -51,6 +51,11 @@ export interface TurnEnd {
   failure?: TurnError;
   /** Responses: one output per call left unanswered, sent ahead of the next turn's user message. */
   unanswered: UnansweredOutput[];
+  /**
+   * Responses: the turn's last response was cut off (`response.incomplete`), and why (`incomplete_details.reason`,
+   * such as `max_output_tokens` or `content_filter`); absent when it was not.
+   */
+  incomplete?: { reason: string };
 }
 
 /** Everything the engine reports, in the order it happens. */

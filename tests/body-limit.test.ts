@@ -1,0 +1,215 @@
+/**
+ * A gesture past its limit stops where she is and answers `timeout`, whoever called it (issue 32, docs/body.md
+ * "Gestures and result words"): the limit is the body's, so Chat Completions, Responses, push, the avatar mod
+ * through the ingress and `yui chat --host` all hear the body's word, and her walk ends with the answer. The host
+ * runs the real desktop body (host/desktop/testing.ts) with her walk slowed to 20 px/s and the limit at 1.5 s,
+ * so a move to the far corner is still on its way when the limit comes.
+ */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { connectClient, type ServedMcp, serveMcp } from "@yui/mod-kit";
+import { freePort, waitFor } from "@yui/mod-kit/testing";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { connectHostBridge, type HostBridge } from "../host/chat/host-bridge.ts";
+import { createNodeWindow } from "../host/chat/node-window.ts";
+import { type BodyHost, startBodyHost } from "../host/desktop/testing.ts";
+import { nodeConnect } from "../host/push-socket.ts";
+import { createIngressClient } from "../Mods/avatar/src/ingress-client.ts";
+import { buildServer } from "../Mods/avatar/src/server.ts";
+import { Addressing } from "../src/app/addressing/addressing.ts";
+import { executorOverBridge } from "../src/body/remote.ts";
+import { createPushClient } from "../src/io/chat/push/client.ts";
+import { createChatEngine } from "../src/io/chat/stream/engine.ts";
+import type { EngineEvent, Transport } from "../src/io/chat/stream/types.ts";
+import { AGENT_NOTIFY_KEY } from "../src/protocol/store-keys.ts";
+import { startPushBackend } from "../tools/push-backend/server.ts";
+import {
+  chatStream,
+  responsesStream,
+  type ScriptedBackend,
+  startScriptedBackend,
+} from "../tools/scripted-backend/server.ts";
+import { runYui } from "../tools/testing/yui-process.ts";
+
+/** 20 px/s: the far corner is half a minute away; the limit is 1.5 s. */
+const TIMINGS = { walkPxPerS: 20, climbPxPerS: 20, gestureMs: 1_500 };
+
+let body: BodyHost;
+let bridge: HostBridge;
+let backend: ScriptedBackend;
+
+interface BodyState {
+  window: { x: number; y: number };
+  posture: string;
+  moving: boolean;
+}
+const state = async () => (await bridge.invoke("body_read", { at: "body" })) as BodyState;
+
+/** Her window's x at the spot move_to sends her to: the corner of the monitor farther from her. */
+async function farCorner(): Promise<{ spot: "bottom_left" | "bottom_right"; from: number; to: number }> {
+  const from = (await state()).window.x;
+  return from > 780 ? { spot: "bottom_left", from, to: 0 } : { spot: "bottom_right", from, to: 1920 - 360 };
+}
+
+/** She stopped on her way, where the host placed her window, and the gesture is over (the next is not busy). */
+async function expectStoppedOnHerWay(way: { from: number; to: number }): Promise<void> {
+  const s = await state();
+  expect(s).toMatchObject({ posture: "standing", moving: false });
+  const [lo, hi] = way.from < way.to ? [way.from, way.to] : [way.to, way.from];
+  expect(s.window.x).toBeGreaterThan(lo);
+  expect(s.window.x).toBeLessThan(hi);
+  expect(body.placed()).toEqual({ x: s.window.x, y: s.window.y });
+  expect(await bridge.invoke("body_action", { action: "stand" })).toBe("ok");
+}
+
+/** Main's window in this Node process over the host's bridge, as `yui chat --host` wires it. */
+function mainTools() {
+  const win = createNodeWindow({
+    kv: body.host.store,
+    kind: "main",
+    presetId: "yui",
+    addressing: new Addressing({ self: { id: "yui", name: "YUI" } }),
+    invoke: async () => null,
+    avatarExecutor: () => executorOverBridge(bridge.invoke),
+  });
+  return win.tools();
+}
+
+beforeAll(async () => {
+  body = await startBodyHost(TIMINGS);
+  bridge = await connectHostBridge(body.host.url);
+  backend = await startScriptedBackend();
+});
+afterAll(async () => {
+  bridge?.close();
+  await backend?.close();
+  await body?.close();
+});
+
+describe("body_action past the body's limit answers timeout and she stops where she is", () => {
+  it.each(["chat", "responses"] as const)(
+    "%s: the tool's result is timeout",
+    async (transport: Transport) => {
+      const way = await farCorner();
+      const args = JSON.stringify({ action: "move_to", spot: way.spot });
+      backend.enqueue(
+        transport === "chat"
+          ? { body: chatStream({ calls: [{ id: "c1", name: "body_action", arguments: args }] }) }
+          : {
+              body: responsesStream({
+                id: "r1",
+                calls: [{ call_id: "c1", name: "body_action", arguments: args }],
+              }),
+            },
+        transport === "chat"
+          ? { body: chatStream({ text: ["I stopped."] }) }
+          : { body: responsesStream({ id: "r2", text: ["I stopped."] }) },
+      );
+      const engine = createChatEngine({ transport, baseUrl: backend.url });
+      const events: EngineEvent[] = [];
+      const end = await engine.runTurn({
+        text: "go to the far corner",
+        tools: mainTools(),
+        presetId: "yui",
+        onEvent: (e) => events.push(e),
+      });
+      expect(events.filter((e) => e.type === "tool_call").map((e) => [e.name, e.result])).toEqual([
+        ["body_action", "timeout"],
+      ]);
+      expect(end).toMatchObject({ outcome: "spoken", round_trips: 1 });
+      await expectStoppedOnHerWay(way);
+    },
+  );
+
+  it("push: the tool_result is timeout, well inside the declared wait", async () => {
+    const way = await farCorner();
+    let answer: unknown;
+    const push = await startPushBackend({
+      onTurn: async (t) => {
+        answer = (await t.call("body_action", { action: "move_to", spot: way.spot })).result;
+        t.end("silent");
+      },
+    });
+    const client = createPushClient({
+      url: push.url,
+      connect: nodeConnect,
+      hello: () => ({ preset: { id: "yui", name: "YUI" }, window: "main", tools: mainTools() }),
+    });
+    try {
+      client.start();
+      await client.runTurn({ text: "go", context: "" });
+      expect(answer).toBe("timeout");
+      await expectStoppedOnHerWay(way);
+    } finally {
+      client.close();
+      await push.close();
+    }
+  });
+
+  it("the avatar mod through the ingress: the tool error carries timeout", async () => {
+    const port = await freePort();
+    body.host.store.set(AGENT_NOTIFY_KEY, { enabled: true, port }, "test");
+    let mod: ServedMcp | undefined;
+    let client: Awaited<ReturnType<typeof connectClient>> | undefined;
+    try {
+      mod = await serveMcp({
+        name: "avatar",
+        version: "0",
+        port: 0,
+        build: () => buildServer(createIngressClient(`http://127.0.0.1:${port}`)),
+      });
+      const mcp = await connectClient(mod.url);
+      client = mcp;
+      const call = (name: string, args: Record<string, unknown> = {}) =>
+        mcp.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+      await waitFor("the ingress bound", async () => !(await call("get_body_state")).isError);
+      const way = await farCorner();
+      const r = await call("move_to", { spot: way.spot });
+      expect([r.isError, r.content.map((c) => (c.type === "text" ? c.text : "")).join("")]).toEqual([
+        true,
+        "timeout",
+      ]);
+      await expectStoppedOnHerWay(way);
+    } finally {
+      await client?.close();
+      await mod?.close();
+      body.host.store.set(AGENT_NOTIFY_KEY, { enabled: false }, "test");
+    }
+  });
+
+  it("`yui chat --host`: the tool_call line's result is timeout", async () => {
+    const way = await farCorner();
+    const args = JSON.stringify({ action: "move_to", spot: way.spot });
+    backend.enqueue(
+      { body: chatStream({ calls: [{ id: "c1", name: "body_action", arguments: args }] }) },
+      { body: chatStream({ text: ["I stopped."] }) },
+    );
+    const dataDir = mkdtempSync(join(tmpdir(), "yui-body-limit-"));
+    try {
+      const r = await runYui(
+        [
+          "chat",
+          "--host",
+          body.host.url,
+          "--base-url",
+          backend.url,
+          "--transport",
+          "chat",
+          "--message",
+          "go",
+        ],
+        dataDir,
+      );
+      expect(r.stderr).toBe("");
+      expect(r.lines.filter((l) => l.type === "tool_call").map((l) => [l.name, l.result])).toEqual([
+        ["body_action", "timeout"],
+      ]);
+      await expectStoppedOnHerWay(way);
+    } finally {
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
