@@ -19,7 +19,8 @@ import {
   systemPreferences,
   Tray,
 } from "electron";
-import type { Rect, ShellToHost } from "../contract.ts";
+import type { Rect, ShellToHost, ShellToPage } from "../contract.ts";
+import { pageScript } from "../core.js";
 import { CHANNELS, type PagePointer } from "./channels.ts";
 import {
   type Action,
@@ -100,10 +101,8 @@ function menuFrom(id: string, entries: MenuEntry[]): Menu {
   );
 }
 
-function toPage(win: BrowserWindow, message: unknown): void {
-  win.webContents
-    .executeJavaScript(`window.__yuiShell && window.__yuiShell(${JSON.stringify(message)})`)
-    .catch(() => {});
+function toPage(win: BrowserWindow, message: ShellToPage): void {
+  win.webContents.executeJavaScript(pageScript(message)).catch(() => {});
 }
 
 function apply(actions: Action[]): void {
