@@ -264,8 +264,16 @@ describe("main's desktop page and her body", { timeout: 180_000 }, () => {
       // Another preset's cover, and a body event (main's, which a pet window does not follow), are not its own.
       host.bridge.broadcast(OCCLUSION_EVENT, { presetId: `${presetId}-other`, occluded: true });
       host.bridge.broadcast(BODY_EVENT, event({ occluded: true }));
-      await page.waitForTimeout(1000);
-      expect((await stageNow(page))?.running).toBe(true);
+      // The control: a change the host sends after them on the same connection (her name, which the panel's
+      // hidden head shows) reaches the page, so the page has handled both events before it.
+      const preset = listPresets(host.store).find((p) => p.id === presetId)!;
+      savePreset(host.store, { ...preset, name: "Renamed" });
+      try {
+        await expect.poll(() => page.locator(".panel-head .name").textContent()).toBe("Renamed");
+        expect((await stageNow(page))?.running).toBe(true);
+      } finally {
+        savePreset(host.store, preset);
+      }
       host.bridge.broadcast(OCCLUSION_EVENT, { presetId, occluded: true });
       await expect.poll(() => stageNow(page).then((s) => s?.running), { timeout: 30_000 }).toBe(false);
       host.bridge.broadcast(OCCLUSION_EVENT, { presetId, occluded: false });
