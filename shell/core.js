@@ -70,6 +70,15 @@ import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
 /** A press followed by a move of this many pixels (|dx| + |dy|) drags her; less stays a click. */
 export const DRAG_SLOP = 5;
 
+/** The global shortcut that opens main's input, in GTK syntax, unless YUI_SHORTCUT names another. */
+export const DEFAULT_SHORTCUT = "<Ctrl><Alt>y";
+
+/**
+ * The shortcut to bind: YUI_SHORTCUT's value when set, else DEFAULT_SHORTCUT.
+ * @param {string | null | undefined} env
+ */
+export const shortcutFrom = (env) => env || DEFAULT_SHORTCUT;
+
 /** The page's function the shell calls (src/protocol/shell.ts PAGE_RECEIVER). */
 export const PAGE_RECEIVER = "__yuiShell";
 
@@ -175,7 +184,21 @@ export function pageScript(message) {
 }
 
 /**
- * What a page's `postMessage(json)` does (`hello`, `shape`); anything else is ignored.
+ * Every page → shell message type (src/protocol/shell.ts PageToShell), each with what it does; a new page
+ * message is one entry. Rectangles from the page are cleaned (geometry.js cleanRects): it is not trusted.
+ * @type {{ [K in import("./contract.ts").PageToShell["type"]]: (state: CoreState<CoreWindow>, id: string, w: CoreWindow, m: Record<string, unknown>) => CoreAction[] }}
+ */
+export const PAGE_MESSAGES = {
+  hello: (state, id) => [{ do: "page", id, message: shellState(state) }],
+  shape: (_state, id, w, m) => {
+    w.shape = cleanRects(m.rects);
+    w.drag = cleanRects(m.drag);
+    return shapeActions(id, w);
+  },
+};
+
+/**
+ * What a page's `postMessage(json)` does (PAGE_MESSAGES); anything else is ignored.
  * @param {CoreState<CoreWindow>} state
  * @param {string} id
  * @param {unknown} raw
@@ -190,14 +213,10 @@ export function onPage(state, id, raw) {
     return [];
   }
   const w = state.windows.get(id);
-  if (!w || !m || typeof m !== "object" || !("type" in m)) return [];
-  if (m.type === "hello") return [{ do: "page", id, message: shellState(state) }];
-  if (m.type === "shape") {
-    w.shape = cleanRects("rects" in m ? m.rects : undefined);
-    w.drag = cleanRects("drag" in m ? m.drag : undefined);
-    return shapeActions(id, w);
-  }
-  return [];
+  if (!w || !m || typeof m !== "object" || !("type" in m) || typeof m.type !== "string") return [];
+  if (!Object.hasOwn(PAGE_MESSAGES, m.type)) return [];
+  const run = PAGE_MESSAGES[/** @type {keyof typeof PAGE_MESSAGES} */ (m.type)];
+  return run(state, id, w, /** @type {Record<string, unknown>} */ (m));
 }
 
 /**

@@ -2,7 +2,7 @@
 // the drag threshold. The Electron shell's use of it is electron/logic.test.ts; the Linux shell's, the GTK
 // tests on a real X desktop (gtk/desktop.test.ts).
 import { describe, expect, it } from "vitest";
-import { PAGE_RECEIVER } from "../src/protocol/shell.ts";
+import { PAGE_RECEIVER, type PageToShell } from "../src/protocol/shell.ts";
 import { type HostToShell, MENU_ACTIONS } from "./contract.ts";
 import {
   PAGE_RECEIVER as CORE_RECEIVER,
@@ -19,6 +19,7 @@ import {
   onHost,
   onHostLine,
   onPage,
+  PAGE_MESSAGES,
   pageScript,
   pastSlop,
   pressOnHer,
@@ -120,6 +121,15 @@ describe("the host's messages", () => {
 });
 
 describe("the page", () => {
+  it("has one entry for each page → shell type of the contract, and ignores any other", () => {
+    const types: { [K in PageToShell["type"]]: true } = { hello: true, shape: true };
+    expect(Object.keys(PAGE_MESSAGES).sort()).toEqual(Object.keys(types).sort());
+    const s = state();
+    onHost(s, OPEN);
+    expect(onPage(s, "yui", '{"type":"toString"}')).toEqual([]);
+    expect(onPage(s, "yui", '{"type":"dance"}')).toEqual([]);
+  });
+
   it("answers hello with the shell's state, takes a shape's clean rectangles, and reaches the page's receiver", () => {
     const s = state();
     onHost(s, OPEN);

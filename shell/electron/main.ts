@@ -20,7 +20,7 @@ import {
   Tray,
 } from "electron";
 import type { Rect, ShellToHost, ShellToPage } from "../contract.ts";
-import { pageScript } from "../core.js";
+import { pageScript, shortcutFrom } from "../core.js";
 import { CHANNELS, type PagePointer } from "./channels.ts";
 import {
   type Action,
@@ -56,7 +56,7 @@ function send(m: ShellToHost): void {
 const log = (text: string) => process.stderr.write(`[shell] ${text}\n`);
 
 /** The shortcut that opens main's input from anywhere, in GTK syntax like the Linux shell's. */
-const SHORTCUT = process.env.YUI_SHORTCUT || "<Ctrl><Alt>y";
+const SHORTCUT = shortcutFrom(process.env.YUI_SHORTCUT);
 
 const state = newState({
   compositor: true,

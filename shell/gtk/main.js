@@ -28,6 +28,7 @@ import {
   pressOnHer,
   readyMessage,
   shapeActions,
+  shortcutFrom,
   trayMenu,
 } from "../core.js";
 
@@ -477,7 +478,7 @@ function keepToOrigin(view, url) {
 
 // ---- the global shortcut ----
 /** The shortcut that opens main's input from anywhere. */
-const SHORTCUT = GLib.getenv("YUI_SHORTCUT") || "<Ctrl><Alt>y";
+const SHORTCUT = shortcutFrom(GLib.getenv("YUI_SHORTCUT"));
 /** @type {string | null} */
 let shortcut = null;
 function startShortcut() {
