@@ -1,8 +1,10 @@
-// Prints the plain closing line 'N passed, N failed' from Vitest's JSON report.
+// Prints the plain closing line 'N passed, N failed' from Vitest's JSON reports.
 import { readFileSync } from "node:fs";
 
-const report = JSON.parse(readFileSync(process.argv[2], "utf8"));
-const skipped = report.numPendingTests + (report.numTodoTests ?? 0);
+// One or more reports (scripts/test.sh runs the shells' tests apart, shuffled): their counts added up.
+const reports = process.argv.slice(2).map((f) => JSON.parse(readFileSync(f, "utf8")));
+const sum = (count) => reports.reduce((n, r) => n + count(r), 0);
+const skipped = sum((r) => r.numPendingTests + (r.numTodoTests ?? 0));
 console.log(
-  `tests: ${report.numPassedTests} passed, ${report.numFailedTests} failed${skipped ? `, ${skipped} skipped` : ""}`,
+  `tests: ${sum((r) => r.numPassedTests)} passed, ${sum((r) => r.numFailedTests)} failed${skipped ? `, ${skipped} skipped` : ""}`,
 );

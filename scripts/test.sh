@@ -16,8 +16,16 @@ npx biome check .
 echo "[test] vitest"
 mkdir -p test-output
 set +e
-npx vitest run --reporter=default --reporter=json --outputFile.json=test-output/vitest.json "$@"
+npx vitest run --project='!shell' --passWithNoTests --reporter=default --reporter=json \
+  --outputFile.json=test-output/vitest.json "$@"
 rc=$?
+# The shells' tests, shuffled: each stands alone, so an order that breaks one is a bug to find. The seed is
+# printed ("Running tests with seed …"); `--sequence.seed=<seed>` repeats that order.
+echo "[test] vitest: the shells' tests, shuffled"
+npx vitest run --project=shell --sequence.shuffle --passWithNoTests --reporter=default --reporter=json \
+  --outputFile.json=test-output/vitest-shell.json "$@"
+rc_shell=$?
 set -e
-node scripts/summary.mjs test-output/vitest.json || true
-exit $rc
+node scripts/summary.mjs test-output/vitest.json test-output/vitest-shell.json || true
+[ "$rc" -ne 0 ] && exit "$rc"
+exit "$rc_shell"

@@ -126,26 +126,9 @@ export const ShellToHostSchema = z.discriminatedUnion("type", [
 ]);
 export type ShellToHost = z.infer<typeof ShellToHostSchema>;
 
-/**
- * Page → shell, through the script message handler `yui` (`window.webkit.messageHandlers.yui.postMessage`
- * with a JSON string). `rects` take clicks (her silhouette, the bubble, the input); `drag` is where a press
- * and move drags her window. Rectangles are `[x, y, width, height]` in window pixels.
- */
-export type PageToShell =
-  | { type: "hello" }
-  | { type: "shape"; rects: [number, number, number, number][]; drag: [number, number, number, number][] };
-
-/** Shell → page, through `window.__yuiShell(message)`. */
-export type ShellToPage =
-  | {
-      type: "shell";
-      shell: string;
-      /** False: no transparency; the page draws an opaque background in a framed window. */
-      compositor: boolean;
-      wayland: boolean;
-    }
-  /** Open her input (the global shortcut). */
-  | { type: "open-input" };
+// Page ↔ shell inside a window (the script message handler `yui`, `window.__yuiShell(message)`): the page's
+// contract too, so it lives with the page's in src/protocol/.
+export type { PageRect, PageToShell, ShellToPage } from "../src/protocol/shell.ts";
 
 /** Parses one line of a shell's stdout; null for anything that is not a contract message (a log line). */
 export function parseShellLine(line: string): ShellToHost | null {

@@ -1,8 +1,7 @@
 // Types of shell/geometry.js (plain JavaScript, so that gjs can load it).
-import type { Rect } from "./contract.ts";
+import type { PageRect, Rect } from "./contract.ts";
 
-/** A page's rectangle: `[x, y, width, height]` in window pixels. */
-export type PageRect = [number, number, number, number];
+export type { PageRect };
 
 export function intersects(a: Rect, b: Rect): boolean;
 export function placeOnVisible(

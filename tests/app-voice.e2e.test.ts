@@ -16,6 +16,7 @@ import {
   startScriptedBackend,
 } from "../tools/scripted-backend/server.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tools/testing/chromium.ts";
+import { probeStage } from "../tools/testing/stage-probe.ts";
 
 // The voice in the built app: the real host (espeak-ng, no engine configured: the first run's default), the
 // scripted backend, Chromium without any autoplay flag (the user's Enter is the gesture that lets audio start).
@@ -62,6 +63,7 @@ afterAll(async () => {
 
 async function open(view: string, stage = false): Promise<Page> {
   const page = await browser.newPage();
+  await probeStage(page);
   await page.goto(`${host.url}?view=${view}${stage ? "" : "&stage=off"}`);
   await page.waitForFunction(() => document.body.dataset.ready === "true");
   return page;

@@ -27,6 +27,7 @@ import {
   startScriptedBackend,
 } from "../tools/scripted-backend/server.ts";
 import { CHROMIUM_ARGS } from "../tools/testing/chromium.ts";
+import { probeStage } from "../tools/testing/stage-probe.ts";
 import { buildCharacter } from "../tools/vrm-gen/character.ts";
 import { writeVrm } from "../tools/vrm-gen/write-vrm.ts";
 
@@ -69,6 +70,7 @@ afterEach(async () => {
 async function open(view: string, stage = false): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
   pages.push(page);
+  await probeStage(page);
   await page.goto(`${host.url}?view=${view}${stage ? "" : "&stage=off"}`);
   // A loaded machine can take long to start a page; the test timeout (90 s) is the real bound.
   await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 });

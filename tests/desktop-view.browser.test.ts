@@ -13,6 +13,7 @@ import {
   startScriptedBackend,
 } from "../tools/scripted-backend/server.ts";
 import { CHROMIUM_ARGS } from "../tools/testing/chromium.ts";
+import { probeStage } from "../tools/testing/stage-probe.ts";
 import { testModelPaths, writeTestModels } from "../tools/vrm-gen/test-models.ts";
 
 // Main's desktop page (desktop-view.ts) built and served by the real host, in Chromium, with the chat pointed at
@@ -47,6 +48,7 @@ interface Received {
 /** Opens main's desktop window; every frame its bridge sends and receives is kept. */
 async function openMain(): Promise<{ page: Page; sent: Sent[]; received: Received[] }> {
   const page = await browser.newPage({ viewport: { width: 320, height: 480 } });
+  await probeStage(page);
   const sent: Sent[] = [];
   const received: Received[] = [];
   page.on("websocket", (ws) => {
@@ -251,6 +253,7 @@ describe("main's desktop page and her body", { timeout: 180_000 }, () => {
 
   it("stops drawing a pet window while other windows cover all of it (yui://occlusion), and draws again after", async () => {
     const page = await browser.newPage({ viewport: { width: 320, height: 480 } });
+    await probeStage(page);
     try {
       await page.goto(`${host.url}?view=desktop&role=pet&preset=${presetId}`);
       await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 });
@@ -261,8 +264,16 @@ describe("main's desktop page and her body", { timeout: 180_000 }, () => {
       // Another preset's cover, and a body event (main's, which a pet window does not follow), are not its own.
       host.bridge.broadcast(OCCLUSION_EVENT, { presetId: `${presetId}-other`, occluded: true });
       host.bridge.broadcast(BODY_EVENT, event({ occluded: true }));
-      await page.waitForTimeout(1000);
-      expect((await stageNow(page))?.running).toBe(true);
+      // The control: a change the host sends after them on the same connection (her name, which the panel's
+      // hidden head shows) reaches the page, so the page has handled both events before it.
+      const preset = listPresets(host.store).find((p) => p.id === presetId)!;
+      savePreset(host.store, { ...preset, name: "Renamed" });
+      try {
+        await expect.poll(() => page.locator(".panel-head .name").textContent()).toBe("Renamed");
+        expect((await stageNow(page))?.running).toBe(true);
+      } finally {
+        savePreset(host.store, preset);
+      }
       host.bridge.broadcast(OCCLUSION_EVENT, { presetId, occluded: true });
       await expect.poll(() => stageNow(page).then((s) => s?.running), { timeout: 30_000 }).toBe(false);
       host.bridge.broadcast(OCCLUSION_EVENT, { presetId, occluded: false });

@@ -2,6 +2,7 @@
 // messages, hit-testing and dragging, the menus, the monitors, the shortcut's syntax and capture's plan.
 import { describe, expect, it } from "vitest";
 import type { HostToShell, Monitor } from "../contract.ts";
+import { menuOf } from "../core.js";
 import { cleanRects, placeOnVisible } from "../geometry.js";
 import {
   type Action,
@@ -361,26 +362,13 @@ describe("menus", () => {
     expect(onContextMenu(s, "page:quick", 1, 1)).toEqual([]);
   });
 
-  it("her menu and the tray's offer the Linux shell's entries, with MENU_ACTIONS words", () => {
+  it("her menu and the tray's are the core's table (shell/core.js), as on Linux", () => {
     const s = withWindow();
     const w = s.windows.get("yui")!;
-    expect(herMenu(s, w)).toEqual([
-      { action: "chat", label: "Chat" },
-      { action: "settings", label: "Settings" },
-      { action: "quick", label: "Quick controls" },
-      null,
-      { action: "reset-position", label: "Reset position" },
-      { action: "click-through", label: "Turn click-through off" },
-      null,
-      { action: "quit", label: "Quit YUI" },
-    ]);
-    expect(
-      trayMenu(s)
-        .filter((e) => e !== null)
-        .map((e) => e.action),
-    ).toEqual(["chat", "settings", "quick", "hide", "show", "reset-position", "click-through", "quit"]);
+    expect(herMenu(s, w)).toEqual(menuOf("her", true, w.clickThrough));
+    expect(trayMenu(s)).toEqual(menuOf("tray", true, true));
     const noCompositor = newState({ compositor: false });
-    expect(trayMenu(noCompositor).some((e) => e?.action === "click-through")).toBe(false);
+    expect(trayMenu(noCompositor)).toEqual(menuOf("tray", false, false));
   });
 });
 

@@ -4,32 +4,39 @@
  * applies to BrowserWindows, the tray and the host's stdout. Everything here runs under Node in the tests;
  * nothing here imports `electron`.
  */
-import type {
-  HostToShell,
-  MENU_ACTIONS,
-  Monitor,
-  OpenWindow,
-  PageToShell,
-  Rect,
-  ShellToHost,
-  ShellToPage,
-} from "../contract.ts";
-import { cleanRects, inRects, type PageRect, placeOnVisible } from "../geometry.js";
+import type { Monitor, Rect, ShellToHost } from "../contract.ts";
+import {
+  type CoreAction,
+  type CoreState,
+  type CoreWindow,
+  herMenu as coreHerMenu,
+  newState as coreNewState,
+  onContextMenu as coreOnContextMenu,
+  onHost as coreOnHost,
+  onHostLine as coreOnHostLine,
+  onLoaded as coreOnLoaded,
+  onMonitors as coreOnMonitors,
+  onPage as coreOnPage,
+  onUserClosed as coreOnUserClosed,
+  readyMessage as coreReadyMessage,
+  trayMenu as coreTrayMenu,
+  DRAG_SLOP,
+  HOST_MESSAGES,
+  type MenuAction,
+  type MenuEntry,
+  pastSlop,
+  pressOnHer,
+  shellState,
+} from "../core.js";
+import { inRects } from "../geometry.js";
 
-export type MenuAction = (typeof MENU_ACTIONS)[number];
 /** `[x, y, width, height]` in window (CSS) pixels, as the page sends them. */
 export type { PageRect } from "../geometry.js";
+export type { MenuAction, MenuEntry };
+export { DRAG_SLOP, HOST_MESSAGES, shellState };
 
-/** One window the shell holds. */
-export interface WindowState {
-  /** An ordinary window (chat, settings, quick controls): framed, opaque, in the taskbar, not above. */
-  ordinary: boolean;
-  transparent: boolean;
-  /** Clicks pass through everywhere but `shape` (off: the whole window takes input). */
-  clickThrough: boolean;
-  /** What takes clicks (her silhouette, the bubble, the input) and where a press and move drags her. */
-  shape: PageRect[];
-  drag: PageRect[];
+/** One window the Electron shell holds: the core's, and the pointer's state for hit-testing and dragging. */
+export interface WindowState extends CoreWindow {
   /** Whether the window takes mouse input now (`setIgnoreMouseEvents(false)`), else it forwards moves only. */
   takesInput: boolean;
   /** The pointer in window pixels while it is over the window; null outside. */
@@ -38,77 +45,49 @@ export interface WindowState {
   press: { cursorX: number; cursorY: number; winX: number; winY: number } | null;
   /** The user is dragging her (the press moved by DRAG_SLOP or more). */
   dragging: { cursorX: number; cursorY: number; winX: number; winY: number } | null;
-  visible: boolean;
 }
 
-export interface ShellState {
-  /** Transparency is available: always on macOS and Windows (the window server / DWM composites). */
-  compositor: boolean;
-  wayland: boolean;
-  monitors: Monitor[];
-  windows: Map<string, WindowState>;
-}
+export type ShellState = CoreState<WindowState>;
 
 export const SHELL_NAME = "electron";
 
-/** A press followed by a move of this many pixels (|dx| + |dy|) drags her; less stays a click. */
-export const DRAG_SLOP = 5;
-
-/** One entry of a menu: what it sends and what it says; null is a separator. */
-export type MenuEntry = { action: MenuAction; label: string } | null;
-
-/** The effects main.ts applies, in order. */
+/**
+ * The effects main.ts applies, in order: the core's (shell/core.js), with its input shape turned into the
+ * mouse mode (Electron has no input shape), and what the pointer adds.
+ */
 export type Action =
-  /** A new BrowserWindow; `x`/`y` already kept on a visible monitor. */
-  | {
-      do: "create";
-      id: string;
-      title: string;
-      url: string;
-      width: number;
-      height: number;
-      x?: number;
-      y?: number;
-      ordinary: boolean;
-      transparent: boolean;
-    }
-  /** `open` of a window already open: retitle it and bring it forward. */
-  | { do: "raise"; id: string; title: string }
-  /** Close it without a `closed` message (the host asked). */
-  | { do: "destroy"; id: string }
-  | { do: "position"; id: string; x: number; y: number }
-  | { do: "title"; id: string; title: string }
+  | Exclude<CoreAction, { do: "shape" }>
   /** `setIgnoreMouseEvents(ignore, { forward: true })`. */
   | { do: "mouse"; id: string; ignore: boolean }
-  /** Show it; with `focus` it also takes the keyboard (the global shortcut). */
-  | { do: "show"; id: string; focus: boolean }
-  | { do: "hide"; id: string }
-  /** `window.__yuiShell(message)` in the page. */
-  | { do: "page"; id: string; message: ShellToPage }
-  /** A line on stdout. */
-  | { do: "host"; message: ShellToHost }
   /** A `geometry`-shaped message about the window as it is now (main.ts reads its bounds). */
   | { do: "report"; id: string; kind: "mapped" | "geometry" | "drag-end" }
   /** The page must not take the coming button release as a click on her (she was dragged, not clicked). */
-  | { do: "swallow-click"; id: string }
-  /** Pops up her menu at the pointer. */
-  | { do: "menu"; id: string; entries: MenuEntry[] }
-  /** The tray's menu changed (its click-through entry). */
-  | { do: "tray"; entries: MenuEntry[] }
-  /** A PNG of a screen rectangle (DIP), answered with a `capture` message. */
-  | { do: "capture"; req: number; rect: Rect }
-  | { do: "quit" }
-  | { do: "log"; text: string };
+  | { do: "swallow-click"; id: string };
 
 export function newState(
   opts: { compositor?: boolean; wayland?: boolean; monitors?: Monitor[] } = {},
 ): ShellState {
-  return {
-    compositor: opts.compositor ?? true,
-    wayland: opts.wayland ?? false,
-    monitors: opts.monitors ?? [],
-    windows: new Map(),
-  };
+  return coreNewState({
+    shell: SHELL_NAME,
+    ...opts,
+    // A transparent window never eats a click until the page reports her silhouette.
+    newWindow: (base): WindowState => ({
+      ...base,
+      takesInput: true,
+      pointer: null,
+      press: null,
+      dragging: null,
+    }),
+  });
+}
+
+/** The core's effects for Electron: an input shape becomes the mouse mode the pointer asks for now. */
+function electron(state: ShellState, actions: CoreAction[]): Action[] {
+  return actions.flatMap((a): Action[] => {
+    if (a.do !== "shape") return [a];
+    const w = state.windows.get(a.id);
+    return w ? hitTest(a.id, w) : [];
+  });
 }
 
 // ---- geometry (inRects, cleanRects, placeOnVisible: shell/geometry.js, shared with the Linux shell) ----
@@ -242,59 +221,38 @@ function keyName(k: string): string | null {
   return KEYS[k.toLowerCase()] ?? null;
 }
 
-// ---- menus ----
+// ---- the core's entry points, for Electron ----
 
-/** Her menu (a right-click on her): the same entries as the Linux shell's. */
-export function herMenu(state: ShellState, w: WindowState): MenuEntry[] {
-  return [
-    { action: "chat", label: "Chat" },
-    { action: "settings", label: "Settings" },
-    { action: "quick", label: "Quick controls" },
-    null,
-    { action: "reset-position", label: "Reset position" },
-    ...(state.compositor
-      ? [
-          {
-            action: "click-through" as const,
-            label: w.clickThrough ? "Turn click-through off" : "Turn click-through on",
-          },
-        ]
-      : []),
-    null,
-    { action: "quit", label: "Quit YUI" },
-  ];
-}
-
-/** The tray's menu; its click-through entry says what it will do: off while any character window has it on. */
-export function trayMenu(state: ShellState): MenuEntry[] {
-  const on = [...state.windows.values()].some((w) => !w.ordinary && w.clickThrough);
-  return [
-    { action: "chat", label: "Chat" },
-    { action: "settings", label: "Settings" },
-    { action: "quick", label: "Quick controls" },
-    null,
-    { action: "hide", label: "Hide characters" },
-    { action: "show", label: "Show characters" },
-    { action: "reset-position", label: "Reset positions" },
-    ...(state.compositor
-      ? [{ action: "click-through" as const, label: on ? "Turn click-through off" : "Turn click-through on" }]
-      : []),
-    null,
-    { action: "quit", label: "Quit YUI" },
-  ];
-}
-
-// ---- the host's messages ----
-
-export function shellState(state: ShellState): ShellToPage {
-  return { type: "shell", shell: SHELL_NAME, compositor: state.compositor, wayland: state.wayland };
-}
-
-/** The input shape in force: the mouse mode the pointer asks for now, and how many rectangles take clicks. */
-function applyShape(id: string, w: WindowState): Action[] {
-  const rects = w.clickThrough ? w.shape.length : 1;
-  return [...hitTest(id, w), { do: "host", message: { type: "shape", id, rects } }];
-}
+/** Her menu (a right-click on her): the core's table. */
+export const herMenu = (state: ShellState, w: WindowState): MenuEntry[] => coreHerMenu(state, w);
+/** The tray's menu: the core's table. */
+export const trayMenu = (state: ShellState): MenuEntry[] => coreTrayMenu(state);
+/** What a host → shell message does. */
+export const onHost = (state: ShellState, m: Parameters<typeof coreOnHost>[1]): Action[] =>
+  electron(state, coreOnHost(state, m));
+/** One stdin line: a host message, or a log line for anything else. */
+export const onHostLine = (state: ShellState, line: string): Action[] =>
+  electron(state, coreOnHostLine(state, line));
+/** What a page's `postMessage(json)` does (`hello`, `shape`). */
+export const onPage = (state: ShellState, id: string, raw: unknown): Action[] =>
+  electron(state, coreOnPage(state, id, raw));
+/** The page finished loading: it learns which shell it is in (as on Linux). */
+export const onLoaded = (state: ShellState, id: string): Action[] => electron(state, coreOnLoaded(state, id));
+/** A right-click at (x, y): her menu on her (anywhere while click-through is off). */
+export const onContextMenu = (state: ShellState, id: string, x: number, y: number): Action[] =>
+  electron(state, coreOnContextMenu(state, id, x, y));
+/** The user closed a window (not the host): forget it and tell the host. */
+export const onUserClosed = (state: ShellState, id: string): Action[] =>
+  electron(state, coreOnUserClosed(state, id));
+/** The monitors changed: the host hears them, windows off every work area move back. */
+export const onMonitors = (
+  state: ShellState,
+  monitors: Monitor[],
+  bounds: ReadonlyMap<string, Rect>,
+): Action[] => electron(state, coreOnMonitors(state, monitors, bounds));
+/** The first line: which shell, transparency, the tray, the shortcut (GTK syntax, as the contract says). */
+export const readyMessage = (state: ShellState, tray: boolean, shortcut: string | null): ShellToHost =>
+  coreReadyMessage(state, tray, shortcut);
 
 /** Whether the window should take input now; an action only when that changes. */
 function hitTest(id: string, w: WindowState): Action[] {
@@ -306,147 +264,6 @@ function hitTest(id: string, w: WindowState): Action[] {
   if (want === w.takesInput) return [];
   w.takesInput = want;
   return [{ do: "mouse", id, ignore: !want }];
-}
-
-function open(state: ShellState, m: OpenWindow): Action[] {
-  if (state.windows.has(m.id)) return [{ do: "raise", id: m.id, title: m.title }];
-  const ordinary = Boolean(m.frame);
-  const transparent = !ordinary && state.compositor;
-  const w: WindowState = {
-    ordinary,
-    transparent,
-    clickThrough: transparent,
-    shape: [],
-    drag: [],
-    // A transparent window never eats a click until the page reports her silhouette.
-    takesInput: true,
-    pointer: null,
-    press: null,
-    dragging: null,
-    visible: true,
-  };
-  state.windows.set(m.id, w);
-  const sep = m.url.includes("?") ? "&" : "?";
-  const create: Action = {
-    do: "create",
-    id: m.id,
-    title: m.title,
-    url: transparent ? m.url : `${m.url}${sep}opaque=1`,
-    width: m.width,
-    height: m.height,
-    ordinary,
-    transparent,
-  };
-  if (m.x !== undefined && m.y !== undefined) {
-    const p = placeOnVisible({ x: m.x, y: m.y, width: m.width, height: m.height }, state.monitors);
-    create.x = p.x;
-    create.y = p.y;
-  }
-  return [create, ...applyShape(m.id, w), { do: "tray", entries: trayMenu(state) }];
-}
-
-/**
- * Every host → shell message type, each with what it does here; `satisfies` makes tsc reject a contract
- * type missing from this list (and one that is not in the contract).
- */
-export const HOST_MESSAGES = {
-  open: "opens a window, or raises the one already open",
-  close: "closes it without a closed message",
-  move: "moves it",
-  title: "retitles it",
-  "click-through": "sets whether only her shape takes clicks",
-  input: "shows and focuses her window and opens her input",
-  visible: "hides or shows a window",
-  capture: "answers a PNG of a screen rectangle",
-  quit: "closes everything and exits",
-} as const satisfies Record<HostToShell["type"], string>;
-
-/** What a host → shell message does. Unknown windows are ignored, as the Linux shell does. */
-export function onHost(state: ShellState, m: HostToShell): Action[] {
-  switch (m.type) {
-    case "open":
-      return open(state, m);
-    case "close": {
-      if (!state.windows.delete(m.id)) return [];
-      return [
-        { do: "destroy", id: m.id },
-        { do: "tray", entries: trayMenu(state) },
-      ];
-    }
-    case "move":
-      return state.windows.has(m.id) ? [{ do: "position", id: m.id, x: m.x, y: m.y }] : [];
-    case "title":
-      return state.windows.has(m.id) ? [{ do: "title", id: m.id, title: m.title }] : [];
-    case "click-through": {
-      const w = state.windows.get(m.id);
-      if (!w || w.ordinary) return [];
-      w.clickThrough = Boolean(m.enabled) && state.compositor;
-      return [...applyShape(m.id, w), { do: "tray", entries: trayMenu(state) }];
-    }
-    case "input": {
-      const w = state.windows.get(m.id);
-      if (!w) return [];
-      w.visible = true;
-      return [
-        { do: "show", id: m.id, focus: true },
-        { do: "page", id: m.id, message: { type: "open-input" } },
-      ];
-    }
-    case "visible": {
-      const w = state.windows.get(m.id);
-      if (!w) return [];
-      w.visible = Boolean(m.visible);
-      return [w.visible ? { do: "show", id: m.id, focus: false } : { do: "hide", id: m.id }];
-    }
-    case "capture":
-      return [{ do: "capture", req: m.req, rect: { x: m.x, y: m.y, width: m.width, height: m.height } }];
-    case "quit":
-      return [{ do: "quit" }];
-    default: {
-      const unknown: never = m;
-      return [{ do: "log", text: `unknown message ${(unknown as { type?: unknown }).type}` }];
-    }
-  }
-}
-
-/** One stdin line: a host message, or a log line for anything else. */
-export function onHostLine(state: ShellState, line: string): Action[] {
-  let m: unknown;
-  try {
-    m = JSON.parse(line);
-  } catch {
-    return [{ do: "log", text: `not JSON: ${line.slice(0, 80)}` }];
-  }
-  const type = (m as { type?: unknown } | null)?.type;
-  if (typeof type !== "string" || !Object.hasOwn(HOST_MESSAGES, type))
-    return [{ do: "log", text: `unknown message ${String(type)}` }];
-  return onHost(state, m as HostToShell);
-}
-
-// ---- the page's messages ----
-
-/** What a page's `postMessage(json)` does (`hello`, `shape`); anything else is ignored. */
-export function onPage(state: ShellState, id: string, raw: unknown): Action[] {
-  let m: Partial<PageToShell> | null;
-  try {
-    m = typeof raw === "string" ? JSON.parse(raw) : null;
-  } catch {
-    return [];
-  }
-  const w = state.windows.get(id);
-  if (!w || !m || typeof m !== "object") return [];
-  if (m.type === "hello") return [{ do: "page", id, message: shellState(state) }];
-  if (m.type === "shape") {
-    w.shape = cleanRects((m as { rects?: unknown }).rects);
-    w.drag = cleanRects((m as { drag?: unknown }).drag);
-    return applyShape(id, w);
-  }
-  return [];
-}
-
-/** The page finished loading: it learns which shell it is in (as on Linux). */
-export function onLoaded(state: ShellState, id: string): Action[] {
-  return state.windows.has(id) ? [{ do: "page", id, message: shellState(state) }] : [];
 }
 
 // ---- the pointer ----
@@ -480,7 +297,7 @@ export function onPointer(state: ShellState, id: string, e: PointerEvent): Actio
       return hitTest(id, w);
     case "down":
       w.pointer = { x: e.x, y: e.y };
-      if (!w.ordinary && (e.button ?? 0) === 0 && inRects(w.drag, e.x, e.y))
+      if (pressOnHer(w, (e.button ?? 0) === 0, e.x, e.y))
         w.press = { cursorX: e.cursor.x, cursorY: e.cursor.y, winX: e.win.x, winY: e.win.y };
       return hitTest(id, w);
     case "move": {
@@ -491,7 +308,7 @@ export function onPointer(state: ShellState, id: string, e: PointerEvent): Actio
           { do: "position", id, x: d.winX + e.cursor.x - d.cursorX, y: d.winY + e.cursor.y - d.cursorY },
         ];
       const p = w.press;
-      if (p && Math.abs(e.cursor.x - p.cursorX) + Math.abs(e.cursor.y - p.cursorY) >= DRAG_SLOP) {
+      if (p && pastSlop({ x: p.cursorX, y: p.cursorY }, e.cursor)) {
         w.press = null;
         w.dragging = p;
         return [
@@ -527,58 +344,6 @@ export function onHover(state: ShellState, id: string, at: { x: number; y: numbe
 /** The windows whose cursor main.ts polls: those letting clicks through now. */
 export function hoverWatched(state: ShellState): string[] {
   return [...state.windows].filter(([, w]) => w.clickThrough && w.visible).map(([id]) => id);
-}
-
-/** A right-click at (x, y): her menu on her (anywhere while click-through is off); none in ordinary windows. */
-export function onContextMenu(state: ShellState, id: string, x: number, y: number): Action[] {
-  const w = state.windows.get(id);
-  if (!w || w.ordinary) return [];
-  if (w.clickThrough && !inRects(w.drag, x, y)) return [];
-  return [{ do: "menu", id, entries: herMenu(state, w) }];
-}
-
-/** The user closed a window (not the host): forget it and tell the host. */
-export function onUserClosed(state: ShellState, id: string): Action[] {
-  if (!state.windows.delete(id)) return [];
-  return [
-    { do: "host", message: { type: "closed", id } },
-    { do: "tray", entries: trayMenu(state) },
-  ];
-}
-
-/**
- * The monitors changed: the host hears the new list, and each window whose centre is on no work area any
- * more moves whole into the primary monitor's (`bounds`: each window's place now).
- */
-export function onMonitors(
-  state: ShellState,
-  monitors: Monitor[],
-  bounds: ReadonlyMap<string, Rect>,
-): Action[] {
-  state.monitors = monitors;
-  const out: Action[] = [{ do: "host", message: { type: "monitors", monitors } }];
-  for (const [id, r] of bounds) {
-    if (!state.windows.has(id)) continue;
-    const p = placeOnVisible(r, monitors);
-    if (p.x !== r.x || p.y !== r.y) {
-      out.push({ do: "position", id, x: p.x, y: p.y });
-      out.push({ do: "log", text: `window ${id} moved onto a visible monitor (${p.x}, ${p.y})` });
-    }
-  }
-  return out;
-}
-
-/** The first line: which shell, transparency, the tray, the shortcut (GTK syntax, as the contract says). */
-export function readyMessage(state: ShellState, tray: boolean, shortcut: string | null): ShellToHost {
-  return {
-    type: "ready",
-    shell: SHELL_NAME,
-    compositor: state.compositor,
-    wayland: state.wayland,
-    tray,
-    shortcut,
-    monitors: state.monitors,
-  };
 }
 
 /**

@@ -19,7 +19,8 @@ import {
   systemPreferences,
   Tray,
 } from "electron";
-import type { Rect, ShellToHost } from "../contract.ts";
+import type { Rect, ShellToHost, ShellToPage } from "../contract.ts";
+import { pageScript, shortcutFrom } from "../core.js";
 import { CHANNELS, type PagePointer } from "./channels.ts";
 import {
   type Action,
@@ -55,7 +56,7 @@ function send(m: ShellToHost): void {
 const log = (text: string) => process.stderr.write(`[shell] ${text}\n`);
 
 /** The shortcut that opens main's input from anywhere, in GTK syntax like the Linux shell's. */
-const SHORTCUT = process.env.YUI_SHORTCUT || "<Ctrl><Alt>y";
+const SHORTCUT = shortcutFrom(process.env.YUI_SHORTCUT);
 
 const state = newState({
   compositor: true,
@@ -100,10 +101,8 @@ function menuFrom(id: string, entries: MenuEntry[]): Menu {
   );
 }
 
-function toPage(win: BrowserWindow, message: unknown): void {
-  win.webContents
-    .executeJavaScript(`window.__yuiShell && window.__yuiShell(${JSON.stringify(message)})`)
-    .catch(() => {});
+function toPage(win: BrowserWindow, message: ShellToPage): void {
+  win.webContents.executeJavaScript(pageScript(message)).catch(() => {});
 }
 
 function apply(actions: Action[]): void {

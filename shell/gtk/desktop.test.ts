@@ -3,16 +3,20 @@
  * shell contract, with a real xterm below her: window properties, transparency from the root window's
  * pixels, click-through with xdotool, dragging, two characters, and a message to the scripted backend
  * whose reply shows in her bubble. Screenshots: test-output/desktop/.
+ *
+ * Every test stands alone (the shell project runs them shuffled, vitest.config.ts): the desktop is started
+ * once with both characters, each test begins from her home (beforeEach: both windows at their first
+ * places, her input closed) and puts back what it changed (click-through, the screen's size, hidden windows).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startDesktop } from "../../host/desktop/desktop.ts";
 import { type ShellProcess, spawnShell } from "../../host/desktop/shell-process.ts";
 import { type Host, startHost } from "../../host/server/server.ts";
-import { openPet, savePreset } from "../../src/app/presets/presets.ts";
+import { closePet, openPet, savePreset } from "../../src/app/presets/presets.ts";
 import { characterPreset } from "../../src/protocol/preset.ts";
 import {
   chatStream,
@@ -20,7 +24,9 @@ import {
   startScriptedBackend,
 } from "../../tools/scripted-backend/server.ts";
 import type { ShellToHost } from "../contract.ts";
+import { type MenuEntry, menuOf } from "../core.js";
 import {
+  loggedPresses,
   type Screenshot,
   sameColour,
   startClickLogXterm,
@@ -55,10 +61,7 @@ const windowOf = async (title: string) => {
 };
 
 const same = sameColour;
-const presses = () =>
-  readFileSync(clicks, "utf8")
-    .split("\n")
-    .filter((l) => l.startsWith("1b5b4d20")).length;
+const presses = () => loggedPresses(clicks);
 
 /** Her pixels inside window `w`: those that are not the xterm's colour. */
 function herPixels(shot: Screenshot, w: { x: number; y: number; w: number; h: number }) {
@@ -84,22 +87,19 @@ function onHer(shot: Screenshot, w: { x: number; y: number; w: number; h: number
   return [Math.round((best[0] + best[1]) / 2), y];
 }
 
-// Her window's first place on this 1280×800 screen: bottom right of the work area (desktop.ts initialPlace).
+// Her window's first place on this 1280×800 screen: bottom right of the work area (desktop.ts initialPlace),
+// and Mio's (the second window) to her left.
 const START = { x: 1280 - 360 - 16, y: 800 - 560 - 16 };
-/** Her menu's entries, as Down presses from the top (separators are skipped). */
-const MENU = { chat: 1, settings: 2, quick: 3, reset: 4, clickThrough: 5, quit: 6 } as const;
+const MIO_START = { x: 1280 - 2 * 360 - 2 * 16, y: START.y };
+/** A point of the xterm beside both windows (above them). */
+const ON_XTERM: [number, number] = [700, 120];
 
-/** The tray menu's entries, as Down presses from the top. */
-const TRAY = {
-  chat: 1,
-  settings: 2,
-  quick: 3,
-  hide: 4,
-  show: 5,
-  reset: 6,
-  clickThrough: 7,
-  quit: 8,
-} as const;
+/** Down presses from the top of a menu to `action`'s entry (separators are skipped): the shells' one table. */
+const downsTo = (entries: MenuEntry[], action: string) =>
+  entries.filter((e) => e !== null).findIndex((e) => e.action === action) + 1;
+/** Her menu's entries and the tray's, with a compositor and click-through on. */
+const MENU = (action: string) => downsTo(menuOf("her", true, true), action);
+const TRAY = (action: string) => downsTo(menuOf("tray", true, true), action);
 
 /** Where YUI's tray icon is (embedded in trayer): its centre. */
 async function trayIcon(): Promise<[number, number]> {
@@ -204,7 +204,44 @@ beforeAll(async () => {
   await waitFor("her silhouette as the input shape", async () =>
     messages.some((m) => m.type === "shape" && m.id === "yui" && m.rects > 3),
   );
-}, 180_000);
+  // A second character, opened as a pet: her own window beside Yui's.
+  savePreset(host.store, preset("mio", "Mio"));
+  openPet(host.store, "mio");
+  await waitFor("Mio's silhouette", async () => silhouetteOf("mio"), 90_000);
+}, 240_000);
+
+/** Whether the window `id` reported her silhouette (more than a few rectangles) since it was last mapped. */
+function silhouetteOf(id: string): boolean {
+  const since = messages.findLastIndex((m) => m.type === "mapped" && m.id === id);
+  return since >= 0 && messages.slice(since).some((m) => m.type === "shape" && m.id === id && m.rects > 3);
+}
+
+/** Moves window `title` (`id` in the contract) to `at`, through the host's side of the contract. */
+async function place(id: string, title: string, at: { x: number; y: number }): Promise<void> {
+  const w = await windowOf(title);
+  if (w.x === at.x && w.y === at.y) return;
+  shell.send({ type: "move", id, ...at });
+  await waitFor(`${title} at (${at.x}, ${at.y})`, async () => {
+    const n = await windowOf(title);
+    return n.x === at.x && n.y === at.y;
+  });
+}
+
+/** Her input is open: its box is drawn where the xterm shows otherwise. */
+const inputOpen = (shot: Screenshot, w: { x: number; y: number; h: number }) =>
+  !same(shot.at(w.x + 40, w.y + w.h - 30), BELOW, 12);
+
+// Each test starts from her home: both windows at their first places, her input closed.
+beforeEach(async () => {
+  await place("yui", "Yui", START);
+  await place("mio", "Mio", MIO_START);
+  const w = await windowOf("Yui");
+  const shot = await desk.screenshot();
+  if (inputOpen(shot, w)) {
+    await click(...onHer(shot, w));
+    await waitFor("her input closed", async () => !inputOpen(await desk.screenshot(), w));
+  }
+});
 
 afterAll(async () => {
   await shell?.stop();
@@ -251,7 +288,11 @@ describe("the Linux shell on an X desktop with a compositor", { timeout: 90_000 
 
   it("shows the xterm through where she is not, and draws her where she is", async () => {
     const w = await windowOf("Yui");
-    const shot = await desk.screenshot();
+    // Her alone: a bubble left by an earlier reply fades BUBBLE_HOLD_MS after it.
+    const shot = await waitFor("no bubble above her", async () => {
+      const s = await desk.screenshot();
+      return same(s.at(w.x + w.w - 30, w.y + 14), BELOW, 12) ? s : undefined;
+    });
     writeFileSync(join(SHOTS, "on-desktop.png"), shot.png);
     // Her window's corners and edges: exactly the xterm's colour.
     for (const [x, y] of [
@@ -289,13 +330,7 @@ describe("the Linux shell on an X desktop with a compositor", { timeout: 90_000 
   it("sends what is typed in her input to the backend and shows the reply in her bubble", async () => {
     const w = await windowOf("Yui");
     backend.enqueue({ body: chatStream({ text: ["Hello from ", "the desktop!"] }), chunkDelayMs: 50 });
-    const [hx, hy] = onHer(await desk.screenshot(), w);
-    const input = await desk.screenshot();
-    if (same(input.at(w.x + 40, w.y + w.h - 30), BELOW, 12)) await click(hx, hy);
-    await desk.x("xdotool", ["type", "--delay", "30", "hi from the desktop"]);
-    await desk.x("xdotool", ["key", "Return"]);
-    await waitFor("the message at the backend", async () => backend.requests.length > 0);
-    const body = backend.requests[0]!.body as { messages: { role: string; content: string }[] };
+    const body = await say(w, "hi from the desktop");
     expect(body.messages.at(-1)).toEqual({ role: "user", content: "hi from the desktop" });
     // The reply is kept in her history and drawn in the bubble above her (white where the xterm was).
     await waitFor("the reply in her history", async () => {
@@ -319,15 +354,6 @@ describe("the Linux shell on an X desktop with a compositor", { timeout: 90_000 
   });
 
   it("declares main's window tools, and answers browser (switched off) and the avatar tools (no executor yet) in her window", async () => {
-    // The first message, sent from her input by the test above.
-    expect(declared(backend.requests[0]!.body as ChatBody)).toEqual([
-      "generate_express",
-      "rate_relation",
-      "address_character",
-      "browser",
-      "body_action",
-      "look",
-    ]);
     backend.enqueue(
       {
         body: chatStream({
@@ -343,6 +369,14 @@ describe("the Linux shell on an X desktop with a compositor", { timeout: 90_000 
     const first = backend.requests.length;
     const body = await say(await windowOf("Yui"), "use your tools");
     expect(body.messages.at(-1)).toEqual({ role: "user", content: "use your tools" });
+    expect(declared(body)).toEqual([
+      "generate_express",
+      "rate_relation",
+      "address_character",
+      "browser",
+      "body_action",
+      "look",
+    ]);
     const results = await toolResults(first);
     expect(results["c-browser"]).toBe("error: browser is off");
     expect(results["c-look"]).toBe("error: unsupported");
@@ -369,9 +403,10 @@ describe("the Linux shell on an X desktop with a compositor", { timeout: 90_000 
   });
 
   it("puts her back where she started from her menu's Reset position", async () => {
+    // The host moves her away first (the contract's move).
+    await place("yui", "Yui", { x: START.x - 200, y: START.y - 100 });
     const w = await windowOf("Yui");
-    expect(w.x).not.toBe(START.x);
-    await fromHerMenu(...onHer(await desk.screenshot(), w), MENU.reset);
+    await fromHerMenu(...onHer(await desk.screenshot(), w), MENU("reset-position"));
     await waitFor("her window back at its start", async () => {
       const n = await windowOf("Yui");
       return n.x === START.x && n.y === START.y;
@@ -384,21 +419,24 @@ describe("the Linux shell on an X desktop with a compositor", { timeout: 90_000 
       messages.filter(
         (m): m is Extract<ShellToHost, { type: "shape" }> => m.type === "shape" && m.id === "yui",
       );
-    await fromHerMenu(...onHer(await desk.screenshot(), w), MENU.clickThrough);
+    await fromHerMenu(...onHer(await desk.screenshot(), w), MENU("click-through"));
     await waitFor("the whole window taking input", async () => shapes().at(-1)?.rects === 1);
     const before = presses();
     await click(w.x + 20, w.y + Math.round(w.h / 2));
-    await new Promise((r) => setTimeout(r, 1000));
-    expect(presses()).toBe(before);
+    // The control: a click on the xterm beside her, sent after it, reaches the xterm; had the first reached it
+    // too, it would be logged before this one.
+    await click(...ON_XTERM);
+    await waitFor("the control click in the xterm", async () => presses() > before, 10_000);
+    expect(presses()).toBe(before + 1);
     // Now a right-click anywhere on her window reaches her menu, which offers click-through again.
-    await fromHerMenu(w.x + 20, w.y + Math.round(w.h / 2), MENU.clickThrough);
+    await fromHerMenu(w.x + 20, w.y + Math.round(w.h / 2), MENU("click-through"));
     await waitFor("her silhouette again", async () => (shapes().at(-1)?.rects ?? 0) > 3);
     await click(w.x + 20, w.y + Math.round(w.h / 2));
-    await waitFor("the click in the xterm", async () => presses() === before + 1, 10_000);
+    await waitFor("the click in the xterm", async () => presses() === before + 2, 10_000);
   });
 
   it("opens Settings from her menu as an ordinary window, and closing it leaves her", async () => {
-    await fromHerMenu(...onHer(await desk.screenshot(), await windowOf("Yui")), MENU.settings);
+    await fromHerMenu(...onHer(await desk.screenshot(), await windowOf("Yui")), MENU("settings"));
     const s = await waitFor("the settings window", async () =>
       (await windows()).find((w) => w.title === "YUI · Settings"),
     );
@@ -420,22 +458,32 @@ describe("the Linux shell on an X desktop with a compositor", { timeout: 90_000 
       (await windows()).every((w) => w.title !== "YUI · Settings"),
     );
     expect(shell.child.exitCode).toBeNull();
-    // Listing windows while one is being destroyed can fail once; her window is there when it settles.
-    await waitFor("her window alone", async () => (await windows()).map((w) => w.title).join() === "Yui");
+    // Listing windows while one is being destroyed can fail once; the characters' windows are there when it settles.
+    await waitFor(
+      "the characters' windows alone",
+      async () =>
+        (await windows())
+          .map((w) => w.title)
+          .sort()
+          .join() === "Mio,Yui",
+    );
   });
 
-  it("opens a second character opened as a pet in a window of her own", async () => {
-    savePreset(host.store, preset("mio", "Mio"));
+  it("opens a second character opened as a pet in a window of her own, and closes it with her", async () => {
+    // Mio is open as a pet from the start: closed, her window goes; opened again, it comes back.
+    closePet(host.store, "mio");
+    await waitFor("Mio's window closed", async () => (await windows()).every((w) => w.title !== "Mio"));
     openPet(host.store, "mio");
-    const mio = await waitFor("Mio's window", async () => (await windows()).find((w) => w.title === "Mio"));
-    const props = await desk.x("xprop", ["-id", mio.id]);
+    const opened = await waitFor("Mio's window", async () =>
+      (await windows()).find((w) => w.title === "Mio"),
+    );
+    const props = await desk.x("xprop", ["-id", opened.id]);
     expect(props).toContain('WM_CLASS(STRING) = "yui", "YUI"');
     expect((await windows()).map((w) => w.title).sort()).toEqual(["Mio", "Yui"]);
-    await waitFor(
-      "Mio's silhouette",
-      async () => messages.some((m) => m.type === "shape" && m.id === "mio" && m.rects > 3),
-      90_000,
-    );
+    // The host places each window it opens beside the last; over the xterm again for the pixels below.
+    await place("mio", "Mio", MIO_START);
+    const mio = await windowOf("Mio");
+    await waitFor("Mio's silhouette", async () => silhouetteOf("mio"), 90_000);
     const shot = await desk.screenshot();
     const [mx, my] = onHer(shot, mio);
     expect(same(shot.at(mx, my), BELOW, 12)).toBe(false);
@@ -470,14 +518,14 @@ describe("the Linux shell on an X desktop with a compositor", { timeout: 90_000 
     // The host moves her (the contract's move), then the tray's Reset positions puts her back.
     shell.send({ type: "move", id: "yui", x: 100, y: 100 });
     await waitFor("her window moved", async () => (await windowOf("Yui")).x === 100);
-    await fromHerMenu(...icon, TRAY.reset);
+    await fromHerMenu(...icon, TRAY("reset-position"));
     await waitFor("her window back at its start", async () => {
       const n = await windowOf("Yui");
       return n.x === START.x && n.y === START.y;
     });
-    await fromHerMenu(...icon, TRAY.hide);
+    await fromHerMenu(...icon, TRAY("hide"));
     await waitFor("both hidden", async () => (await windows()).length === 0);
-    await fromHerMenu(...icon, TRAY.show);
+    await fromHerMenu(...icon, TRAY("show"));
     await waitFor(
       "both shown",
       async () =>
@@ -497,7 +545,7 @@ describe("the Linux shell on an X desktop with a compositor", { timeout: 90_000 
     expect(messages.find((m) => m.type === "ready")).toMatchObject({ shortcut: "<Ctrl><Alt>y" });
     const w = await windowOf("Yui");
     // The keyboard is elsewhere first: a click in the xterm.
-    await click(w.x - 60, w.y + 20);
+    await click(...ON_XTERM);
     backend.enqueue({ body: chatStream({ text: ["Right here."] }) });
     const asked = backend.requests.length;
     await desk.x("xdotool", ["key", "ctrl+alt+y"]);
@@ -520,22 +568,36 @@ describe("the Linux shell on an X desktop with a compositor", { timeout: 90_000 
     });
     // The screen shrinks to 800×600 (RandR): her window's centre is off every work area, Mio's is not.
     await desk.x("xrandr", ["--fb", "800x600"]).catch(() => "");
-    await waitFor("the new monitor", async () =>
-      messages.some(
-        (m) =>
-          m.type === "monitors" &&
-          m.monitors.length === 1 &&
-          m.monitors[0]!.geometry.width === 800 &&
-          m.monitors[0]!.workarea.height === 600,
-      ),
-    );
-    const moved = await waitFor("her window moved into the work area", async () => {
-      const w = await windowOf("Yui");
-      return w.x !== yui.x ? w : undefined;
-    });
-    // Moved whole into the work area: 800 - 360 across, 600 - 560 down.
-    expect(moved).toMatchObject({ x: 440, y: 40 });
-    expect(await windowOf("Mio")).toMatchObject({ x: mio.x, y: mio.y });
-    writeFileSync(join(SHOTS, "monitor-changed.png"), (await desk.screenshot()).png);
+    try {
+      await shrunk(yui, mio);
+    } finally {
+      // Back to the whole screen for the other tests (her window goes home in their beforeEach).
+      await desk.x("xrandr", ["--fb", "1280x800"]).catch(() => "");
+      await waitFor(
+        "the whole screen again",
+        async () => messages.findLast((m) => m.type === "monitors")?.monitors[0]?.geometry.width === 1280,
+      );
+    }
   });
 });
+
+/** What the shell did when the screen shrank to 800×600: the new monitor reported, her window moved in. */
+async function shrunk(yui: { x: number }, mio: { x: number; y: number }): Promise<void> {
+  await waitFor("the new monitor", async () =>
+    messages.some(
+      (m) =>
+        m.type === "monitors" &&
+        m.monitors.length === 1 &&
+        m.monitors[0]!.geometry.width === 800 &&
+        m.monitors[0]!.workarea.height === 600,
+    ),
+  );
+  const moved = await waitFor("her window moved into the work area", async () => {
+    const w = await windowOf("Yui");
+    return w.x !== yui.x ? w : undefined;
+  });
+  // Moved whole into the work area: 800 - 360 across, 600 - 560 down.
+  expect(moved).toMatchObject({ x: 440, y: 40 });
+  expect(await windowOf("Mio")).toMatchObject({ x: mio.x, y: mio.y });
+  writeFileSync(join(SHOTS, "monitor-changed.png"), (await desk.screenshot()).png);
+}

@@ -1,8 +1,12 @@
+// @ts-check
 // YUI's Linux desktop shell: gjs + GTK 3 + WebKitGTK 4.1, started by the host (`yui desktop`) as
 // `gjs -m shell/gtk/main.js`. It speaks the shell contract (shell/contract.ts, docs/desktop.md): JSON lines on
 // stdin (host -> shell) and stdout (shell -> host). Each character is one window: transparent (RGBA visual),
 // undecorated, above the others, off the taskbar and pager, WM_CLASS yui/YUI. The page inside talks to the
-// shell through the `yui` script message handler; the shell answers with run_javascript.
+// shell through the `yui` script message handler; the shell answers with run_javascript. What to do with each
+// message and event is the shells' core (shell/core.js, shared with the Electron shell); this file applies its
+// effects to GTK windows. Type-checked against the contract with JSDoc (gi.d.ts: the GTK API it uses).
+
 import Gdk from "gi://Gdk?version=3.0";
 import Gio from "gi://Gio";
 import GLib from "gi://GLib";
@@ -10,7 +14,31 @@ import Gtk from "gi://Gtk?version=3.0";
 import WebKit2 from "gi://WebKit2?version=4.1";
 import cairo from "cairo";
 import System from "system";
-import { cleanRects, inRects, placeOnVisible } from "../geometry.js";
+import {
+  newState,
+  onCompositor,
+  onContextMenu,
+  onHostLine,
+  onLoaded,
+  onMonitors,
+  onPage,
+  onUserClosed,
+  pageScript,
+  pastSlop,
+  pressOnHer,
+  readyMessage,
+  shapeActions,
+  shortcutFrom,
+  trayMenu,
+} from "../core.js";
+
+/** @typedef {import("../contract.ts").ShellToHost} ShellToHost */
+/** @typedef {import("../contract.ts").ShellToPage} ShellToPage */
+/** @typedef {import("../contract.ts").PageRect} PageRect */
+/** @typedef {import("../contract.ts").Monitor} Monitor */
+/** @typedef {import("../contract.ts").Rect} Rect */
+/** @typedef {import("../core.js").CoreAction} CoreAction */
+/** @typedef {import("../core.js").MenuEntry} MenuEntry */
 
 Gtk.init(null);
 
@@ -23,7 +51,7 @@ GLib.timeout_add_seconds(GLib.PRIORITY_LOW, 60, () => {
   return GLib.SOURCE_CONTINUE;
 });
 
-// Her windows' transparent background (open() adds the class).
+// Her windows' transparent background (create() adds the class).
 const css = new Gtk.CssProvider();
 css.load_from_data(".yui-transparent { background-color: transparent; }");
 Gtk.StyleContext.add_provider_for_screen(
@@ -34,17 +62,29 @@ Gtk.StyleContext.add_provider_for_screen(
 
 // The tray icon: Ayatana AppIndicator (StatusNotifierItem where the desktop has a host for it, an XEmbed
 // tray icon where it has a system tray), when its typelib is installed.
+/** @type {typeof import("gi://AyatanaAppIndicator3?version=0.1").default | null} */
 let AppIndicator = null;
 try {
   AppIndicator = (await import("gi://AyatanaAppIndicator3?version=0.1")).default;
 } catch {
   AppIndicator = null;
 }
+// The global shortcut: Keybinder (X11), when its typelib is installed.
+/** @type {typeof import("gi://Keybinder?version=3.0").default | null} */
+let Keybinder = null;
+try {
+  Keybinder = (await import("gi://Keybinder?version=3.0")).default;
+} catch {
+  Keybinder = null;
+}
 
 const stdout = new Gio.DataOutputStream({
   base_stream: new Gio.UnixOutputStream({ fd: 1, close_fd: false }),
 });
-/** One message to the host: a JSON line on stdout. */
+/**
+ * One message to the host: a JSON line on stdout.
+ * @param {ShellToHost} msg
+ */
 function send(msg) {
   try {
     stdout.put_string(`${JSON.stringify(msg)}\n`, null);
@@ -53,18 +93,20 @@ function send(msg) {
     // The host is gone; stdin's end quits us.
   }
 }
-const log = (text) => printerr(`[shell] ${text}`);
+const log = (/** @type {string} */ text) => printerr(`[shell] ${text}`);
 
-const display = Gdk.Display.get_default();
-if (!display) {
+const maybeDisplay = Gdk.Display.get_default();
+if (!maybeDisplay) {
   printerr("[shell] no display: set DISPLAY (X11) or run under XWayland");
   send({ type: "error", message: "no display" });
-  imports.system.exit(1);
+  System.exit(1);
 }
+const display = /** @type {import("gi://Gdk?version=3.0").default.Display} */ (maybeDisplay);
 const screen = display.get_default_screen();
 const wayland = Boolean(GLib.getenv("WAYLAND_DISPLAY"));
 const composited = () => Boolean(screen.is_composited() && screen.get_rgba_visual());
 
+/** @returns {Monitor[]} */
 function monitors() {
   const out = [];
   for (let i = 0; i < display.get_n_monitors(); i++) {
@@ -82,9 +124,30 @@ function monitors() {
   return out;
 }
 
-/** id -> { win, view, shape, drag, press, clickThrough } */
-const windows = new Map();
+/** Her windows as both shells see them (the core's state); GTK keeps nothing more per window there. */
+const state = newState({
+  shell: "gtk",
+  compositor: composited(),
+  wayland,
+  monitors: monitors(),
+  newWindow: (w) => w,
+});
 
+/**
+ * What GTK holds of one window: its widgets, a press that may become a drag, her menu while it is up.
+ * @typedef {object} Widgets
+ * @property {import("gi://Gtk?version=3.0").default.Window} win
+ * @property {import("gi://WebKit2?version=4.1").default.WebView} view
+ * @property {{ x: number, y: number, time: number } | null} press
+ * @property {import("gi://Gtk?version=3.0").default.Menu | null} menu
+ */
+/** @type {Map<string, Widgets>} */
+const widgets = new Map();
+
+/**
+ * Where a window is now, and on which monitor.
+ * @param {Widgets} entry
+ */
 function geometry(entry) {
   const [x, y] = entry.win.get_position();
   const [width, height] = entry.win.get_size();
@@ -95,97 +158,175 @@ function geometry(entry) {
   return { x, y, width, height, monitor: index };
 }
 
-// The input shape: only her silhouette (and the bubble, the input) takes clicks; everything else passes to
-// the windows below. Set on the GdkWindow, so it must exist (after realize); openbox keeps it across maps.
-function applyShape(id) {
-  const e = windows.get(id);
-  if (!e) return;
-  const gw = e.win.get_window();
+/**
+ * The input shape: only `rects` (her silhouette, the bubble, the input) take clicks, everything else passes
+ * to the windows below; null: the whole window takes input. Set on the GdkWindow, so it must exist (after
+ * realize); openbox keeps it across maps.
+ * @param {string} id
+ * @param {PageRect[] | null} rects
+ */
+function applyShape(id, rects) {
+  const gw = widgets.get(id)?.win.get_window();
   if (!gw) return;
   const region = new cairo.Region();
-  // Click-through off (no compositor, or the user's way back): the whole window takes input.
-  const rects = e.clickThrough ? e.shape : [[0, 0, 32767, 32767]];
-  for (const [x, y, width, height] of rects) region.unionRectangle({ x, y, width, height });
+  for (const [x, y, width, height] of rects ?? [[0, 0, 32767, 32767]])
+    region.unionRectangle({ x, y, width, height });
   gw.input_shape_combine_region(region, 0, 0);
-  send({ type: "shape", id, rects: rects.length });
 }
 
-// The window manager moves her while the user drags, and the button's release goes to it, not to us: the
-// pointer's button state is read until it is up, then the window's place once it settled.
+/**
+ * The window manager moves her while the user drags, and the button's release goes to it, not to us: the
+ * pointer's button state is read until it is up, then the window's place once it settled.
+ * @param {string} id
+ * @param {Widgets} entry
+ */
 function watchDragEnd(id, entry) {
   const pointer = display.get_default_seat().get_pointer();
   const root = screen.get_root_window();
   GLib.timeout_add(GLib.PRIORITY_DEFAULT, 50, () => {
-    if (windows.get(id) !== entry) return GLib.SOURCE_REMOVE;
+    if (widgets.get(id) !== entry) return GLib.SOURCE_REMOVE;
     const [, , , mask] = root.get_device_position(pointer);
     if (mask & Gdk.ModifierType.BUTTON1_MASK) return GLib.SOURCE_CONTINUE;
     GLib.timeout_add(GLib.PRIORITY_DEFAULT, 200, () => {
-      if (windows.get(id) === entry) send({ type: "drag-end", id, ...geometry(entry) });
+      if (widgets.get(id) === entry) send({ type: "drag-end", id, ...geometry(entry) });
       return GLib.SOURCE_REMOVE;
     });
     return GLib.SOURCE_REMOVE;
   });
 }
 
-/** A PNG of a rectangle of the screen as it is shown (look at: screen), as base64. */
-function capture(m) {
+/**
+ * A PNG of a rectangle of the screen as it is shown (look at: screen), as base64.
+ * @param {number} req
+ * @param {Rect} r
+ */
+function capture(req, r) {
   try {
-    const pixbuf = Gdk.pixbuf_get_from_window(screen.get_root_window(), m.x, m.y, m.width, m.height);
+    const pixbuf = Gdk.pixbuf_get_from_window(screen.get_root_window(), r.x, r.y, r.width, r.height);
     if (!pixbuf) throw new Error("the screen could not be read");
     const [, bytes] = pixbuf.save_to_bufferv("png", [], []);
-    send({ type: "capture", req: m.req, png: GLib.base64_encode(bytes) });
+    send({ type: "capture", req, png: GLib.base64_encode(bytes) });
   } catch (e) {
-    send({ type: "capture", req: m.req, error: e.message });
+    send({ type: "capture", req, error: /** @type {Error} */ (e).message });
   }
 }
 
-function toPage(id, msg) {
-  const e = windows.get(id);
-  if (!e) return;
-  e.view.run_javascript(`window.__yuiShell && window.__yuiShell(${JSON.stringify(msg)})`, null, null);
+/**
+ * A GTK menu of `entries`; choosing one tells the host (`id`: her window, or "" for the tray's).
+ * @param {string} id
+ * @param {MenuEntry[]} entries
+ */
+function gtkMenu(id, entries) {
+  const menu = new Gtk.Menu();
+  /** @type {Map<string, import("gi://Gtk?version=3.0").default.MenuItem>} */
+  const items = new Map();
+  for (const e of entries) {
+    if (!e) {
+      menu.append(new Gtk.SeparatorMenuItem());
+      continue;
+    }
+    const { action, label } = e;
+    const item = new Gtk.MenuItem({ label });
+    item.connect("activate", () => send({ type: "menu", id, action }));
+    menu.append(item);
+    items.set(action, item);
+  }
+  menu.show_all();
+  return { menu, items, rows: entries.map((e) => e?.action ?? "-").join() };
 }
 
-function shellState() {
-  return { type: "shell", shell: "gtk", compositor: composited(), wayland };
+/**
+ * Applies the core's effects to GTK windows, the tray and stdout; `ev` is the event a menu pops up at.
+ * @param {CoreAction[]} actions
+ * @param {import("gi://Gdk?version=3.0").default.Event} [ev]
+ */
+function apply(actions, ev) {
+  for (const a of actions) {
+    const e = "id" in a ? widgets.get(a.id) : undefined;
+    switch (a.do) {
+      case "create":
+        create(a);
+        break;
+      case "raise":
+        e?.win.set_title(a.title);
+        e?.win.present();
+        break;
+      case "destroy":
+        widgets.delete(a.id);
+        e?.win.destroy();
+        break;
+      case "position":
+        e?.win.move(a.x, a.y);
+        break;
+      case "title":
+        e?.win.set_title(a.title);
+        break;
+      case "shape":
+        applyShape(a.id, a.rects);
+        break;
+      case "show":
+        e?.win.show_all();
+        // Her input, opened by the global shortcut: her window comes forward with the keyboard.
+        if (a.focus)
+          e?.win.present_with_time(Keybinder ? Keybinder.get_current_event_time() : Gdk.CURRENT_TIME);
+        break;
+      case "hide":
+        e?.win.hide();
+        break;
+      case "page":
+        e?.view.run_javascript(pageScript(a.message), null, null);
+        break;
+      case "host":
+        send(a.message);
+        break;
+      case "menu":
+        if (e && ev) popUp(a.id, e, a.entries, ev);
+        break;
+      case "tray":
+        updateTray(a.entries);
+        break;
+      case "capture":
+        capture(a.req, a.rect);
+        break;
+      case "quit":
+        Gtk.main_quit();
+        break;
+      case "log":
+        log(a.text);
+        break;
+    }
+  }
 }
 
-function fromPage(id, raw) {
-  let msg;
-  try {
-    msg = JSON.parse(raw);
-  } catch {
-    return;
-  }
-  const e = windows.get(id);
-  if (!e || !msg || typeof msg !== "object") return;
-  if (msg.type === "shape") {
-    e.shape = cleanRects(msg.rects);
-    e.drag = cleanRects(msg.drag);
-    applyShape(id);
-  } else if (msg.type === "hello") {
-    toPage(id, shellState());
-  }
+/**
+ * Her menu at the pointer.
+ * @param {string} id
+ * @param {Widgets} e
+ * @param {MenuEntry[]} entries
+ * @param {import("gi://Gdk?version=3.0").default.Event} ev
+ */
+function popUp(id, e, entries, ev) {
+  const { menu } = gtkMenu(id, entries);
+  menu.attach_to_widget(e.win, null);
+  menu.popup_at_pointer(ev);
+  e.menu = menu;
 }
 
-function open(m) {
-  if (windows.has(m.id)) {
-    const e = windows.get(m.id);
-    e.win.set_title(m.title);
-    e.win.present();
-    return;
-  }
-  // An ordinary window (chat, settings, quick controls): framed, opaque, in the taskbar, not above.
-  const ordinary = Boolean(m.frame);
-  const transparent = !ordinary && composited();
-  const win = new Gtk.Window({ type: Gtk.WindowType.TOPLEVEL, title: m.title });
+/**
+ * A new window: an ordinary one (chat, settings, quick controls) framed, opaque, in the taskbar, not above;
+ * hers transparent (with a compositor), undecorated, above, off the taskbar and pager.
+ * @param {Extract<CoreAction, { do: "create" }>} a
+ */
+function create(a) {
+  const win = new Gtk.Window({ type: Gtk.WindowType.TOPLEVEL, title: a.title });
   win.set_wmclass("yui", "YUI");
-  win.set_default_size(m.width, m.height);
-  if (!ordinary) {
+  win.set_default_size(a.width, a.height);
+  if (!a.ordinary) {
     win.set_keep_above(true);
     win.set_skip_taskbar_hint(true);
     win.set_skip_pager_hint(true);
   }
-  if (transparent) {
+  if (a.transparent) {
     win.set_visual(screen.get_rgba_visual());
     win.set_app_paintable(true);
     win.set_decorated(false);
@@ -201,73 +342,116 @@ function open(m) {
   settings.set_enable_developer_extras(Boolean(GLib.getenv("YUI_SHELL_DEVTOOLS")));
   // The page's console on the shell's stdout, where the host logs lines that are not contract messages.
   settings.set_enable_write_console_messages_to_stdout(Boolean(GLib.getenv("YUI_SHELL_DEBUG")));
-  if (transparent) view.set_background_color(new Gdk.RGBA({ red: 0, green: 0, blue: 0, alpha: 0 }));
+  if (a.transparent) view.set_background_color(new Gdk.RGBA({ red: 0, green: 0, blue: 0, alpha: 0 }));
   win.add(view);
-  const entry = { win, view, shape: [], drag: [], press: null, clickThrough: transparent, ordinary };
-  windows.set(m.id, entry);
+  /** @type {Widgets} */
+  const entry = { win, view, press: null, menu: null };
+  widgets.set(a.id, entry);
   ucm.connect("script-message-received::yui", (_u, result) => {
     const v = result.get_js_value();
-    fromPage(m.id, v.is_string() ? v.to_string() : v.to_json(0));
+    apply(onPage(state, a.id, v.is_string() ? v.to_string() : v.to_json(0)));
   });
+  followPointer(a.id, entry, a.ordinary);
+  followWindow(a.id, entry);
+  keepToOrigin(view, a.url);
+  view.load_uri(a.url);
+  win.realize();
+  // Empty input shape until the page reports her silhouette: a transparent window never eats a click.
+  applyShape(a.id, a.transparent ? [] : null);
+  if (a.x !== undefined && a.y !== undefined) win.move(a.x, a.y);
+  win.show_all();
+}
 
-  // Dragging her: a press on her silhouette followed by a move of a few pixels hands the move to the window
-  // manager; a press without a move stays a click for the page (it opens her input).
+/**
+ * Her menu and dragging her: a press on her silhouette followed by a move of a few pixels (the core's
+ * threshold) hands the move to the window manager; a press without a move stays a click for the page (it
+ * opens her input).
+ * @param {string} id
+ * @param {Widgets} entry
+ * @param {boolean} ordinary
+ */
+function followPointer(id, entry, ordinary) {
+  const { view, win } = entry;
   view.connect("button-press-event", (_v, ev) => {
     const [, button] = ev.get_button();
     const [, x, y] = ev.get_coords();
     const [, xr, yr] = ev.get_root_coords();
     // A right-click on her (anywhere while click-through is off) opens her menu: the user's way back.
-    if (button === 3 && !ordinary && (!entry.clickThrough || inRects(entry.drag, x, y))) {
-      showMenu(m.id, entry, ev);
-      return true;
+    if (button === 3) {
+      const menu = onContextMenu(state, id, x, y);
+      if (menu.length) {
+        apply(menu, ev);
+        return true;
+      }
     }
-    entry.press = button === 1 && inRects(entry.drag, x, y) ? { x: xr, y: yr, time: ev.get_time() } : null;
+    const w = state.windows.get(id);
+    entry.press = w && pressOnHer(w, button === 1, x, y) ? { x: xr, y: yr, time: ev.get_time() } : null;
     return false;
   });
   // WebKit's own context menu (reload, inspect) is not hers.
-  view.connect("context-menu", () => !entry.ordinary || !GLib.getenv("YUI_SHELL_DEVTOOLS"));
+  view.connect("context-menu", () => !ordinary || !GLib.getenv("YUI_SHELL_DEVTOOLS"));
   view.connect("button-release-event", () => {
     entry.press = null;
     return false;
   });
   view.connect("motion-notify-event", (_v, ev) => {
-    if (!entry.press) return false;
-    const [, xr, yr] = ev.get_root_coords();
-    if (Math.abs(xr - entry.press.x) + Math.abs(yr - entry.press.y) < 5) return false;
     const p = entry.press;
+    if (!p) return false;
+    const [, xr, yr] = ev.get_root_coords();
+    if (!pastSlop(p, { x: xr, y: yr })) return false;
     entry.press = null;
     win.begin_move_drag(1, Math.round(p.x), Math.round(p.y), p.time);
-    send({ type: "drag", id: m.id });
-    watchDragEnd(m.id, entry);
+    send({ type: "drag", id });
+    watchDragEnd(id, entry);
     return true;
   });
+}
 
+/**
+ * The window's life: its place once a move settles, shown, closed by the user, its page loaded or not.
+ * @param {string} id
+ * @param {Widgets} entry
+ */
+function followWindow(id, entry) {
+  const { win, view } = entry;
   let configured = 0;
   win.connect("configure-event", () => {
     // Geometry settles in bursts (a drag): report once it is quiet.
     if (configured) GLib.source_remove(configured);
     configured = GLib.timeout_add(GLib.PRIORITY_DEFAULT, 150, () => {
       configured = 0;
-      if (windows.get(m.id) === entry) send({ type: "geometry", id: m.id, ...geometry(entry) });
+      if (widgets.get(id) === entry) send({ type: "geometry", id, ...geometry(entry) });
       return GLib.SOURCE_REMOVE;
     });
     return false;
   });
   win.connect("map-event", () => {
-    applyShape(m.id);
-    send({ type: "mapped", id: m.id, ...geometry(entry) });
+    const w = state.windows.get(id);
+    if (w) apply(shapeActions(id, w));
+    send({ type: "mapped", id, ...geometry(entry) });
     return false;
   });
   win.connect("delete-event", () => {
-    windows.delete(m.id);
-    send({ type: "closed", id: m.id });
+    widgets.delete(id);
+    apply(onUserClosed(state, id));
     return false;
   });
   view.connect("load-changed", (_v, ev) => {
-    if (ev === WebKit2.LoadEvent.FINISHED) toPage(m.id, shellState());
+    if (ev === WebKit2.LoadEvent.FINISHED) apply(onLoaded(state, id));
   });
-  // Her window shows the host's pages only: a link elsewhere opens in the user's browser.
-  const origin = GLib.Uri.parse(m.url, GLib.UriFlags.NONE);
+  view.connect("load-failed", (_v, _ev, uri, err) => {
+    send({ type: "load-failed", id, uri, message: err.message });
+    return false;
+  });
+}
+
+/**
+ * Her window shows the host's pages only: a link elsewhere (or a new window) opens in the user's browser.
+ * @param {import("gi://WebKit2?version=4.1").default.WebView} view
+ * @param {string} url
+ */
+function keepToOrigin(view, url) {
+  const origin = GLib.Uri.parse(url, GLib.UriFlags.NONE);
   view.connect("decide-policy", (_v, decision, type) => {
     if (
       type !== WebKit2.PolicyDecisionType.NAVIGATION_ACTION &&
@@ -290,68 +474,12 @@ function open(m) {
     if (/^https?:/.test(uri)) Gio.AppInfo.launch_default_for_uri_async(uri, null, null, null);
     return true;
   });
-  view.connect("load-failed", (_v, _ev, uri, err) => {
-    send({ type: "load-failed", id: m.id, uri, message: err.message });
-    return false;
-  });
-
-  const sep = m.url.includes("?") ? "&" : "?";
-  view.load_uri(transparent ? m.url : `${m.url}${sep}opaque=1`);
-  win.realize();
-  // Empty input shape until the page reports her silhouette: a transparent window never eats a click.
-  applyShape(m.id);
-  const at = m.x !== undefined && m.y !== undefined ? { x: m.x, y: m.y } : null;
-  if (at) {
-    const p = placeOnVisible({ ...at, width: m.width, height: m.height }, monitors());
-    win.move(p.x, p.y);
-  }
-  win.show_all();
-}
-
-/** Her menu's entries: [action, label]; null is a separator. The host decides what each action does. */
-function menuEntries(entry) {
-  return [
-    ["chat", "Chat"],
-    ["settings", "Settings"],
-    ["quick", "Quick controls"],
-    null,
-    ["reset-position", "Reset position"],
-    // Without a compositor there is no click-through to turn on.
-    ...(composited()
-      ? [["click-through", entry.clickThrough ? "Turn click-through off" : "Turn click-through on"]]
-      : []),
-    null,
-    ["quit", "Quit YUI"],
-  ];
-}
-
-function showMenu(id, entry, ev) {
-  const menu = new Gtk.Menu();
-  for (const e of menuEntries(entry)) {
-    if (!e) {
-      menu.append(new Gtk.SeparatorMenuItem());
-      continue;
-    }
-    const [action, label] = e;
-    const item = new Gtk.MenuItem({ label });
-    item.connect("activate", () => send({ type: "menu", id, action }));
-    menu.append(item);
-  }
-  menu.show_all();
-  menu.attach_to_widget(entry.win, null);
-  menu.popup_at_pointer(ev);
-  entry.menu = menu;
 }
 
 // ---- the global shortcut ----
 /** The shortcut that opens main's input from anywhere. */
-const SHORTCUT = GLib.getenv("YUI_SHORTCUT") || "<Ctrl><Alt>y";
-let Keybinder = null;
-try {
-  Keybinder = (await import("gi://Keybinder?version=3.0")).default;
-} catch {
-  Keybinder = null;
-}
+const SHORTCUT = shortcutFrom(GLib.getenv("YUI_SHORTCUT"));
+/** @type {string | null} */
 let shortcut = null;
 function startShortcut() {
   if (!Keybinder) {
@@ -364,28 +492,8 @@ function startShortcut() {
 }
 
 // ---- the tray ----
+/** @type {{ indicator: import("gi://AyatanaAppIndicator3?version=0.1").default.Indicator } & ReturnType<typeof gtkMenu> | null} */
 let tray = null;
-function trayMenu() {
-  const menu = new Gtk.Menu();
-  const item = (action, label) => {
-    const i = new Gtk.MenuItem({ label });
-    i.connect("activate", () => send({ type: "menu", id: "", action }));
-    menu.append(i);
-    return i;
-  };
-  item("chat", "Chat");
-  item("settings", "Settings");
-  item("quick", "Quick controls");
-  menu.append(new Gtk.SeparatorMenuItem());
-  item("hide", "Hide characters");
-  item("show", "Show characters");
-  item("reset-position", "Reset positions");
-  const ct = composited() ? item("click-through", "Turn click-through off") : null;
-  menu.append(new Gtk.SeparatorMenuItem());
-  item("quit", "Quit YUI");
-  menu.show_all();
-  return { menu, ct };
-}
 function startTray() {
   if (!AppIndicator) {
     log(
@@ -393,7 +501,7 @@ function startTray() {
     );
     return;
   }
-  const { menu, ct } = trayMenu();
+  const menu = gtkMenu("", trayMenu(state));
   const indicator = AppIndicator.Indicator.new(
     "yui",
     "face-smile",
@@ -401,120 +509,53 @@ function startTray() {
   );
   indicator.set_title("YUI");
   indicator.set_status(AppIndicator.IndicatorStatus.ACTIVE);
-  indicator.set_menu(menu);
-  tray = { indicator, menu, ct };
+  indicator.set_menu(menu.menu);
+  tray = { indicator, ...menu };
 }
-/** The tray's click-through entry says what it will do: off while any character window has it on. */
-function refreshTray() {
-  if (!tray?.ct) return;
-  const on = [...windows.values()].some((e) => !e.ordinary && e.clickThrough);
-  tray.ct.set_label(on ? "Turn click-through off" : "Turn click-through on");
-}
-
-function close(id) {
-  const e = windows.get(id);
-  if (!e) return;
-  windows.delete(id);
-  e.win.destroy();
-}
-
-function keepVisible() {
-  const list = monitors();
-  for (const [id, e] of windows) {
-    const g = geometry(e);
-    const p = placeOnVisible(g, list);
-    if (p.x !== g.x || p.y !== g.y) {
-      e.win.move(p.x, p.y);
-      log(`window ${id} moved onto a visible monitor (${p.x}, ${p.y})`);
-    }
+/**
+ * The tray's menu now: the same entries relabelled (its click-through entry says what it will do), or a new
+ * menu when the entries changed.
+ * @param {MenuEntry[]} entries
+ */
+function updateTray(entries) {
+  if (!tray) return;
+  if (entries.map((e) => e?.action ?? "-").join() === tray.rows) {
+    for (const e of entries) if (e) tray.items.get(e.action)?.set_label(e.label);
+    return;
   }
+  const next = gtkMenu("", entries);
+  tray.indicator.set_menu(next.menu);
+  tray = { indicator: tray.indicator, ...next };
 }
 
+// ---- the screen ----
 function onMonitorsChanged() {
-  send({ type: "monitors", monitors: monitors() });
-  keepVisible();
+  /** @type {Map<string, Rect>} */
+  const bounds = new Map();
+  for (const [id, e] of widgets) bounds.set(id, geometry(e));
+  apply(onMonitors(state, monitors(), bounds));
 }
 screen.connect("monitors-changed", onMonitorsChanged);
 display.connect("monitor-added", onMonitorsChanged);
 display.connect("monitor-removed", onMonitorsChanged);
-screen.connect("composited-changed", () => {
-  send({ type: "compositor", compositor: composited() });
-  for (const id of windows.keys()) toPage(id, shellState());
-});
-
-function handle(line) {
-  let m;
-  try {
-    m = JSON.parse(line);
-  } catch {
-    log(`not JSON: ${line.slice(0, 80)}`);
-    return;
-  }
-  switch (m?.type) {
-    case "open":
-      open(m);
-      break;
-    case "close":
-      close(m.id);
-      break;
-    case "move": {
-      const e = windows.get(m.id);
-      e?.win.move(m.x, m.y);
-      break;
-    }
-    case "title":
-      windows.get(m.id)?.win.set_title(m.title);
-      break;
-    case "click-through": {
-      const e = windows.get(m.id);
-      if (e && !e.ordinary) {
-        e.clickThrough = Boolean(m.enabled) && composited();
-        applyShape(m.id);
-        refreshTray();
-      }
-      break;
-    }
-    case "input": {
-      // Her input, opened by the global shortcut: her window comes forward with the keyboard.
-      const e = windows.get(m.id);
-      if (!e) break;
-      e.win.show_all();
-      e.win.present_with_time(Keybinder ? Keybinder.get_current_event_time() : Gdk.CURRENT_TIME);
-      toPage(m.id, { type: "open-input" });
-      break;
-    }
-    case "visible": {
-      const e = windows.get(m.id);
-      if (e && m.visible) e.win.show_all();
-      else e?.win.hide();
-      break;
-    }
-    case "capture":
-      capture(m);
-      break;
-    case "quit":
-      Gtk.main_quit();
-      break;
-    default:
-      log(`unknown message ${m?.type}`);
-  }
-}
+screen.connect("composited-changed", () => apply(onCompositor(state, composited())));
 
 // The host's end of stdin closing means the host is gone: the shell goes with it.
 const stdin = new Gio.DataInputStream({ base_stream: new Gio.UnixInputStream({ fd: 0, close_fd: false }) });
 function readLine() {
   stdin.read_line_async(GLib.PRIORITY_DEFAULT, null, (s, res) => {
+    /** @type {string | null} */
     let line = null;
     try {
       [line] = s.read_line_finish_utf8(res);
     } catch (e) {
-      log(`stdin: ${e.message}`);
+      log(`stdin: ${/** @type {Error} */ (e).message}`);
     }
     if (line === null) {
       Gtk.main_quit();
       return;
     }
-    if (line.trim()) handle(line);
+    if (line.trim()) apply(onHostLine(state, line));
     readLine();
   });
 }
@@ -532,14 +573,6 @@ if (wayland) {
 }
 startTray();
 startShortcut();
-send({
-  type: "ready",
-  shell: "gtk",
-  compositor: composited(),
-  wayland,
-  tray: Boolean(tray),
-  shortcut,
-  monitors: monitors(),
-});
+send(readyMessage(state, Boolean(tray), shortcut));
 Gtk.main();
 send({ type: "exit" });

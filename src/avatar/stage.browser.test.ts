@@ -332,6 +332,34 @@ describe("avatar stage in Chromium", () => {
     await cdp.detach();
   }, 300_000);
 
+  it("hands its owner each drawn frame and her silhouette in it, over her drawn pixels", async () => {
+    await create();
+    await setSize(240, 320);
+    expect((await load(DEFAULT_VRM)).ok).toBe(true);
+    const cell = 8;
+    const seen = await h.page.evaluate((c) => window.harness.frameWatch(c, 3), cell);
+    // One call a frame while followed, none after.
+    expect(seen.calls).toBe(3);
+    expect(seen.rects.length).toBeGreaterThan(3);
+    // Inside her drawn pixels' bounds (to the cell), and spanning them but for thin, faint edges that the
+    // scaled-down alpha drops (up to three cells: the tips of her hair).
+    const [ax, ay] = seen.at as [number, number];
+    const xs = seen.rects.flatMap(([x, , w]) => [x! - ax, x! - ax + w!]);
+    const ys = seen.rects.flatMap(([, y, , hh]) => [y! - ay, y! - ay + hh!]);
+    const [minX, minY, maxX, maxY] = seen.px.box;
+    expect(Math.min(...xs)).toBeGreaterThanOrEqual(minX - cell);
+    expect(Math.min(...ys)).toBeGreaterThanOrEqual(minY - cell);
+    expect(Math.max(...xs)).toBeLessThanOrEqual(maxX + 1 + cell);
+    expect(Math.max(...ys)).toBeLessThanOrEqual(maxY + 1 + cell);
+    expect(Math.min(...xs)).toBeLessThanOrEqual(minX + 3 * cell);
+    expect(Math.min(...ys)).toBeLessThanOrEqual(minY + 3 * cell);
+    expect(Math.max(...xs)).toBeGreaterThanOrEqual(maxX + 1 - 3 * cell);
+    expect(Math.max(...ys)).toBeGreaterThanOrEqual(maxY + 1 - 3 * cell);
+    // Far from the whole canvas: the space around her is not hers.
+    const area = seen.rects.reduce((a, [, , w, hh]) => a + w! * hh!, 0);
+    expect(area).toBeLessThan(0.6 * 240 * 320);
+  });
+
   it("stops rendering while the window is hidden and resumes when shown", async () => {
     lastOptions = "";
     await h.page.evaluate(() => window.harness.create({ antialias: false, idle: true }));

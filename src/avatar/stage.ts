@@ -5,10 +5,10 @@
  * (expression-player.ts), the render loop (loop.ts) and the inspection (inspector.ts).
  */
 import * as THREE from "three";
+import type { PageRect } from "../protocol/shell.ts";
 import type { Cue } from "./cues.ts";
 import { DEFAULT_EXPRESSIONS, type ExpressionWeights } from "./default-expressions.ts";
 import { frameInterval } from "./frame-policy.ts";
-import { checkModelBytes } from "./model-file.ts";
 import { DEFAULT_MOTIONS } from "./motions.ts";
 import type { PostureState } from "./posture.ts";
 import { createBed } from "./stage/bed.ts";
@@ -17,25 +17,19 @@ import { createFraming, type Framing } from "./stage/framing.ts";
 import { createGaze } from "./stage/gaze.ts";
 import { createIdleLife, type IdleLife } from "./stage/idle.ts";
 import { createEventLog, inspectStage } from "./stage/inspector.ts";
-import {
-  animationOf,
-  createModelParser,
-  describeError,
-  discardParsed,
-  disposeModel,
-  LOAD_ERRORS,
-  type ParsedFile,
-  prepareModel,
-  type Source,
-} from "./stage/load.ts";
+import { createModelParser, disposeModel, LOAD_ERRORS, prepareModel } from "./stage/load.ts";
+import { createLoading } from "./stage/loading.ts";
 import { createLoop, createPacing } from "./stage/loop.ts";
 import type { LoadedModel } from "./stage/model.ts";
 import { createMotionPlayer } from "./stage/motion-player.ts";
 import { createPosturePlayer, type PosturePlayer } from "./stage/posture-player.ts";
+import { attachPointer, createScene } from "./stage/scene.ts";
+import { createSilhouette } from "./stage/silhouette.ts";
+import { STAGE_EVENT } from "./stage-event.ts";
 import type { StageVRMAnimation as VRMAnimation } from "./vrm-types.ts";
 
 export type { Framing, PostureState };
-export { LOAD_ERRORS };
+export { LOAD_ERRORS, STAGE_EVENT };
 
 /** The VRM mouth shapes lip sync drives. */
 export const MOUTH_SHAPES = ["aa", "ih", "ou", "ee", "oh"] as const;
@@ -137,6 +131,16 @@ export interface Stage {
   setReducedMotion(on: boolean): void;
   /** The shell says her window is hidden or fully covered: no frames until it is shown again. */
   setOccluded(on: boolean): void;
+  /**
+   * Calls `listener` right after each frame is drawn, in the same task, while the drawing buffer still holds
+   * the frame; returns what removes it.
+   */
+  onFrame(listener: () => void): () => void;
+  /**
+   * Her silhouette in the frame drawn last: rectangles over her drawn pixels at a `cell`-pixel grain, in the
+   * page's CSS pixels. Read it inside an onFrame listener (later the drawing buffer may be cleared).
+   */
+  silhouette(cell: number): PageRect[];
   /** Advances time by `dt` seconds and renders one frame (manual mode, or to force a frame). */
   step(dt: number): void;
   /** Resizes the drawing buffer to the canvas's CSS size. */
@@ -146,6 +150,15 @@ export interface Stage {
   dispose(): void;
   readonly renderer: THREE.WebGLRenderer;
 }
+
+/**
+ * What the stage hands its owner besides cues and the mouth (the desktop view, docs/desktop.md): her frames as
+ * they are drawn and her silhouette in them, her body's posture, whether her window is covered, reduced motion.
+ */
+export type StageHandle = Pick<
+  Stage,
+  "onFrame" | "silhouette" | "setPosture" | "setOccluded" | "setReducedMotion"
+>;
 
 /** The options with their defaults filled in. */
 function withDefaults(options: StageOptions) {
@@ -165,98 +178,6 @@ function withDefaults(options: StageOptions) {
   };
 }
 
-/** The renderer, scene, camera and lights of a stage on `canvas` (transparent background). */
-function createScene(canvas: HTMLCanvasElement, antialias: boolean) {
-  const renderer = new THREE.WebGLRenderer({ canvas, alpha: true, antialias, premultipliedAlpha: true });
-  renderer.setClearColor(0x000000, 0);
-  renderer.outputColorSpace = THREE.SRGBColorSpace;
-  const scene = new THREE.Scene();
-  const camera = new THREE.PerspectiveCamera(28, 1, 0.05, 50);
-  const light = new THREE.DirectionalLight(0xffffff, Math.PI * 0.7);
-  light.position.set(0.6, 1.4, 2.2);
-  scene.add(light, new THREE.AmbientLight(0xffffff, Math.PI * 0.3));
-  return { renderer, scene, camera };
-}
-
-/** Pointer input on the canvas: the gaze follows the pointer; a click on the character (not the background) pokes. */
-function attachPointer(
-  canvas: HTMLCanvasElement,
-  camera: THREE.Camera,
-  on: { move(ndc: THREE.Vector2 | null): void; hit(): THREE.Object3D | null; poke(): void },
-) {
-  const toNdc = (e: PointerEvent) => {
-    const r = canvas.getBoundingClientRect();
-    return new THREE.Vector2(
-      ((e.clientX - r.left) / r.width) * 2 - 1,
-      -((e.clientY - r.top) / r.height) * 2 + 1,
-    );
-  };
-  const onMove = (e: PointerEvent) => on.move(toNdc(e));
-  const onLeave = () => on.move(null);
-  const raycaster = new THREE.Raycaster();
-  const onDown = (e: PointerEvent) => {
-    const target = on.hit();
-    if (!target) return;
-    raycaster.setFromCamera(toNdc(e), camera);
-    if (raycaster.intersectObject(target, true).length > 0) on.poke();
-  };
-  canvas.addEventListener("pointermove", onMove);
-  canvas.addEventListener("pointerleave", onLeave);
-  canvas.addEventListener("pointerdown", onDown);
-  return () => {
-    canvas.removeEventListener("pointermove", onMove);
-    canvas.removeEventListener("pointerleave", onLeave);
-    canvas.removeEventListener("pointerdown", onDown);
-  };
-}
-
-/** load() and loadClip(): the newest load wins; a superseded or late one is freed, never shown. */
-function createLoading(deps: {
-  parse: ReturnType<typeof createModelParser>;
-  files: Map<string, VRMAnimation>;
-  prepare: (gltf: ParsedFile) => ReturnType<typeof prepareModel>;
-  disposed: () => boolean;
-  show: (m: LoadedModel) => void;
-  clipLoaded: (clipId: string) => void;
-}) {
-  let loadSeq = 0;
-  return {
-    async load(source: Source): Promise<LoadResult> {
-      const id = ++loadSeq;
-      if (typeof source !== "string") {
-        // Bytes from the user: a quick structural check gives a clearer message than the glTF parser.
-        const check = checkModelBytes(source instanceof Uint8Array ? source : new Uint8Array(source));
-        if (!check.ok) throw new Error(check.error);
-      }
-      let gltf: ParsedFile;
-      try {
-        gltf = await deps.parse(source);
-      } catch (err) {
-        if (id !== loadSeq) return { status: "superseded" };
-        throw new Error(`${LOAD_ERRORS.unreadable}${describeError(err)}`);
-      }
-      if (id !== loadSeq || deps.disposed()) {
-        discardParsed(gltf);
-        return { status: "superseded" };
-      }
-      const { model, specVersion } = deps.prepare(gltf);
-      deps.show(model);
-      return { status: "loaded", name: model.name, specVersion };
-    },
-    async loadClip(clipId: string, source: Source): Promise<void> {
-      const gltf = await deps.parse(source).catch((err: unknown) => {
-        throw new Error(`${LOAD_ERRORS.unreadableClip}${describeError(err)}`);
-      });
-      deps.files.set(clipId, animationOf(gltf));
-      deps.clipLoaded(clipId);
-    },
-    /** Every load under way ends superseded (dispose). */
-    cancel() {
-      loadSeq++;
-    },
-  };
-}
-
 /**
  * What plays, for the frame policy: `motion`, a clip (a cue's, a gesture's) or a posture that needs full rate;
  * `ambient`, one of idle life's ambient motions, drawn at 20 fps.
@@ -266,36 +187,180 @@ function playing(model: LoadedModel | null, postures: PosturePlayer, idle: IdleL
   return { motion: (!!model?.motion && !ambient) || postures.fullRate(model), ambient };
 }
 
-/** Creates the avatar stage on `canvas` (transparent background). */
-export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {}): Stage {
-  const opts = withDefaults(options);
-  const { renderer, scene, camera } = createScene(canvas, options.antialias ?? true);
-  const fileClips = new Map<string, VRMAnimation>();
+type Opts = ReturnType<typeof withDefaults>;
+
+/** The stage's parts over one scene, and the state they share: the model shown, the frame count, the emotion. */
+function assemble(canvas: HTMLCanvasElement, opts: Opts, antialias: boolean) {
+  const { renderer, scene, camera } = createScene(canvas, antialias);
+  const files = new Map<string, VRMAnimation>();
   const events = createEventLog();
-  const offsets = createPoseOffsets();
+  const st = {
+    model: null as LoadedModel | null,
+    frames: 0,
+    disposed: false,
+    emotion: null as string | null,
+  };
   const framing = createFraming(camera, opts.framing);
-  const gaze = createGaze(scene, camera);
   const motions = createMotionPlayer({
     motions: opts.motions,
     crossfade: opts.crossfade,
-    files: fileClips,
-    onStart: (id) => events.push({ type: "motion", id, frame: frames }),
+    files,
+    onStart: (id) => events.push({ type: "motion", id, frame: st.frames }),
   });
-  const postures = createPosturePlayer({ motions, framing, bed: createBed(scene), files: fileClips });
+  const postures = createPosturePlayer({ motions, framing, bed: createBed(scene), files });
   const idle = createIdleLife({
     random: opts.random,
     eyesClosed: () => postures.show().eyesClosed,
     ambientAllowed: postures.standing,
-    startMotion: (id) => model && motions.start(model, id),
+    startMotion: (id) => st.model && motions.start(st.model, id),
   });
-  let model: LoadedModel | null = null;
-  let frames = 0;
-  let disposed = false;
-  let emotion: string | null = null;
-  // What the frame policy reads (frame-policy.ts).
-  const pace = createPacing(Math.max(opts.blendIn, opts.blendOut));
-  const { state: paced, clock } = pace;
+  return {
+    ...{ renderer, scene, camera, files, events, st, framing, motions, postures, idle },
+    offsets: createPoseOffsets(),
+    gaze: createGaze(scene, camera),
+    // What the frame policy reads (frame-policy.ts).
+    pace: createPacing(Math.max(opts.blendIn, opts.blendOut)),
+    frameListeners: new Set<() => void>(),
+  };
+}
+type Parts = ReturnType<typeof assemble>;
+type Loop = ReturnType<typeof createLoop>;
 
+/** One frame of `dt` seconds: the players, then the render, then the frame's listeners. */
+function stepper(p: Parts, opts: Opts) {
+  return (dt: number) => {
+    if (p.st.disposed) return;
+    const m = p.st.model;
+    if (m) {
+      p.offsets.restore();
+      m.mixer.update(dt);
+      p.motions.update(m, dt);
+      if (opts.idle) p.idle.update(m, dt, p.offsets);
+      p.gaze.update(m, p.offsets);
+    }
+    p.postures.update(m, dt);
+    if (m) {
+      m.expressions.update(dt);
+      m.vrm.update(dt);
+    }
+    p.renderer.render(p.scene, p.camera);
+    p.st.frames++;
+    for (const f of p.frameListeners) f();
+  };
+}
+
+/** Shows a loaded model in place of the last one and starts the loop. */
+function show(p: Parts, opts: Opts, loop: Loop, next: LoadedModel): void {
+  const { st } = p;
+  if (st.model) disposeModel(st.model, p.scene);
+  p.offsets.clear();
+  st.model = next;
+  p.scene.add(next.vrm.scene);
+  if (st.emotion) next.expressions.setEmotion(opts.emotions[st.emotion] ?? {});
+  p.postures.loaded(next);
+  // Settle the pose before measuring and before the first visible frame.
+  next.mixer.update(0);
+  next.vrm.update(0);
+  p.framing.frame(next.vrm);
+  p.events.push({ type: "load", id: next.name, frame: st.frames });
+  loop.start();
+}
+
+/** The page around the canvas: hidden pages draw nothing, the canvas's size, the pointer. Returns the detach. */
+function attachPage(canvas: HTMLCanvasElement, p: Parts, opts: Opts, loop: Loop, resize: () => void) {
+  const { st, pace } = p;
+  // Idle down while hidden: no frames at all until the window shows again.
+  const onVisibility = () => loop.visibility();
+  document.addEventListener("visibilitychange", onVisibility);
+  const observer = typeof ResizeObserver === "function" ? new ResizeObserver(() => resize()) : null;
+  observer?.observe(canvas);
+  const detachPointer = attachPointer(canvas, p.camera, {
+    move(ndc) {
+      if (!opts.trackPointer) return;
+      p.gaze.setPointer(ndc);
+      pace.state.pointerAt = pace.clock();
+      loop.wake();
+    },
+    // A click on her while she stands plays the reactive motion (her postures have their own clips).
+    hit: () => (st.model && opts.pokeMotion && p.postures.standing() ? st.model.vrm.scene : null),
+    poke: () => {
+      if (st.model && opts.pokeMotion && p.motions.start(st.model, opts.pokeMotion)) loop.wake();
+    },
+  });
+  return () => {
+    document.removeEventListener("visibilitychange", onVisibility);
+    observer?.disconnect();
+    detachPointer();
+  };
+}
+
+/** What plays a cue now: its emotion and its motion, each played or unknown. */
+function playCue(p: Parts, opts: Opts, loop: Loop, cue: Cue): CueResult {
+  const { st, pace } = p;
+  const result: CueResult = { emotion: "none", motion: "none" };
+  if (cue.emotion_id !== undefined) {
+    const weights = opts.emotions[cue.emotion_id];
+    if (weights) {
+      st.emotion = cue.emotion_id;
+      st.model?.expressions.setEmotion(weights);
+      pace.state.emotionAt = pace.clock();
+      p.events.push({ type: "emotion", id: cue.emotion_id, frame: st.frames });
+      result.emotion = "played";
+    } else result.emotion = "unknown";
+  }
+  if (cue.motion_id !== undefined) {
+    const known = cue.motion_id in opts.motions;
+    result.motion = known && st.model && p.motions.start(st.model, cue.motion_id) ? "played" : "unknown";
+    if (known && !st.model) result.motion = "played";
+  }
+  if (result.emotion === "played" || result.motion === "played") loop.wake();
+  return result;
+}
+
+/** The stage's setters: cues, expressions, the mouth, the pointer, dragging, her window's cover, her body. */
+function controls(p: Parts, opts: Opts, loop: Loop) {
+  const { st, pace } = p;
+  return {
+    playCue: (cue) => playCue(p, opts, loop, cue),
+    setExpression(name, weight) {
+      st.model?.expressions.setChannel(name, weight);
+      // A channel set from outside (lip sync, a blink when idle life is off) shows on the next display frame.
+      loop.wake();
+    },
+    setMouth(weights) {
+      for (const k of MOUTH_SHAPES) st.model?.expressions.setChannel(k, weights[k] ?? 0);
+      pace.state.mouthOpen = MOUTH_SHAPES.some((k) => (weights[k] ?? 0) > 0);
+      if (pace.state.mouthOpen) loop.wake();
+    },
+    setPointer(x, y) {
+      p.gaze.setPointer(x === null || y === undefined ? null : new THREE.Vector2(x, y));
+      pace.state.pointerAt = pace.clock();
+      loop.wake();
+    },
+    setDragging(on) {
+      pace.state.dragging = on;
+      if (on) loop.wake();
+    },
+    setOccluded(on) {
+      pace.state.occluded = on;
+      loop.visibility();
+    },
+    setPosture(state) {
+      p.postures.set(state, st.model);
+      loop.wake();
+    },
+    setReducedMotion(on) {
+      p.postures.setReduced(on, st.model);
+      loop.wake();
+    },
+  } satisfies Partial<Stage>;
+}
+
+/** Creates the avatar stage on `canvas` (transparent background). */
+export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {}): Stage {
+  const opts = withDefaults(options);
+  const p = assemble(canvas, opts, options.antialias ?? true);
+  const { st, renderer, camera } = p;
   const resize = () => {
     const w = Math.max(1, canvas.clientWidth || canvas.width);
     const h = Math.max(1, canvas.clientHeight || canvas.height);
@@ -303,166 +368,65 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
     renderer.setSize(w, h, false);
     camera.aspect = w / h;
     camera.updateProjectionMatrix();
-    if (model) framing.frame(model.vrm);
+    if (st.model) p.framing.frame(st.model.vrm);
   };
-
-  const step = (dt: number) => {
-    if (disposed) return;
-    const m = model;
-    if (m) {
-      offsets.restore();
-      m.mixer.update(dt);
-      motions.update(m, dt);
-      if (opts.idle) idle.update(m, dt, offsets);
-      gaze.update(m, offsets);
-    }
-    postures.update(m, dt);
-    if (m) {
-      m.expressions.update(dt);
-      m.vrm.update(dt);
-    }
-    renderer.render(scene, camera);
-    frames++;
-  };
-
+  const step = stepper(p, opts);
   /** What the character is doing now, for the frame policy. */
-  const need = () => pace.need(playing(model, postures, idle), opts.idle && idle.blinking());
-  const loop = createLoop({
-    step,
-    need,
-    allowed: () => !disposed && !opts.manual,
-    hidden: pace.hidden,
-  });
-  // Idle down while hidden: no frames at all until the window shows again.
-  const onVisibility = () => loop.visibility();
-  document.addEventListener("visibilitychange", onVisibility);
-  const observer = typeof ResizeObserver === "function" ? new ResizeObserver(() => resize()) : null;
-  observer?.observe(canvas);
-  const detachPointer = attachPointer(canvas, camera, {
-    move(ndc) {
-      if (!opts.trackPointer) return;
-      gaze.setPointer(ndc);
-      paced.pointerAt = clock();
-      loop.wake();
-    },
-    // A click on her while she stands plays the reactive motion (her postures have their own clips).
-    hit: () => (model && opts.pokeMotion && postures.standing() ? model.vrm.scene : null),
-    poke: () => {
-      if (model && opts.pokeMotion && motions.start(model, opts.pokeMotion)) loop.wake();
-    },
-  });
-
-  const show = (next: LoadedModel) => {
-    if (model) disposeModel(model, scene);
-    offsets.clear();
-    model = next;
-    scene.add(next.vrm.scene);
-    if (emotion) next.expressions.setEmotion(opts.emotions[emotion] ?? {});
-    postures.loaded(next);
-    // Settle the pose before measuring and before the first visible frame.
-    next.mixer.update(0);
-    next.vrm.update(0);
-    framing.frame(next.vrm);
-    events.push({ type: "load", id: next.name, frame: frames });
-    loop.start();
-  };
-
+  const need = () => p.pace.need(playing(st.model, p.postures, p.idle), opts.idle && p.idle.blinking());
+  const loop = createLoop({ step, need, allowed: () => !st.disposed && !opts.manual, hidden: p.pace.hidden });
+  const detach = attachPage(canvas, p, opts, loop, resize);
   const loading = createLoading({
     parse: createModelParser(),
-    files: fileClips,
-    prepare: (gltf) => prepareModel(gltf, gaze.target, opts),
-    disposed: () => disposed,
-    show,
-    clipLoaded: (clipId) => model?.clips.delete(clipId),
+    files: p.files,
+    prepare: (gltf) => prepareModel(gltf, p.gaze.target, opts),
+    disposed: () => st.disposed,
+    show: (m) => show(p, opts, loop, m),
+    clipLoaded: (clipId) => st.model?.clips.delete(clipId),
   });
-
   const stage: Stage = {
     renderer,
     load: loading.load,
     loadClip: loading.loadClip,
-    playCue(cue) {
-      const result: CueResult = { emotion: "none", motion: "none" };
-      if (cue.emotion_id !== undefined) {
-        const weights = opts.emotions[cue.emotion_id];
-        if (weights) {
-          emotion = cue.emotion_id;
-          model?.expressions.setEmotion(weights);
-          paced.emotionAt = clock();
-          events.push({ type: "emotion", id: cue.emotion_id, frame: frames });
-          result.emotion = "played";
-        } else result.emotion = "unknown";
-      }
-      if (cue.motion_id !== undefined) {
-        const known = cue.motion_id in opts.motions;
-        result.motion = known && model && motions.start(model, cue.motion_id) ? "played" : "unknown";
-        if (known && !model) result.motion = "played";
-      }
-      if (result.emotion === "played" || result.motion === "played") loop.wake();
-      return result;
+    ...controls(p, opts, loop),
+    onFrame(listener) {
+      p.frameListeners.add(listener);
+      return () => {
+        p.frameListeners.delete(listener);
+      };
     },
-    setExpression(name, weight) {
-      model?.expressions.setChannel(name, weight);
-      // A channel set from outside (lip sync, a blink when idle life is off) shows on the next display frame.
-      loop.wake();
-    },
-    setMouth(weights) {
-      for (const k of MOUTH_SHAPES) model?.expressions.setChannel(k, weights[k] ?? 0);
-      paced.mouthOpen = MOUTH_SHAPES.some((k) => (weights[k] ?? 0) > 0);
-      if (paced.mouthOpen) loop.wake();
-    },
-    setPointer(x, y) {
-      gaze.setPointer(x === null || y === undefined ? null : new THREE.Vector2(x, y));
-      paced.pointerAt = clock();
-      loop.wake();
-    },
-    setDragging(on) {
-      paced.dragging = on;
-      if (on) loop.wake();
-    },
-    setOccluded(on) {
-      paced.occluded = on;
-      loop.visibility();
-    },
-    setPosture(state) {
-      postures.set(state, model);
-      loop.wake();
-    },
-    setReducedMotion(on) {
-      postures.setReduced(on, model);
-      loop.wake();
-    },
+    silhouette: createSilhouette(canvas),
     step,
     resize,
     inspect: () =>
       inspectStage({
-        model,
+        model: st.model,
         renderer,
         camera,
-        cameraTarget: framing.target,
+        cameraTarget: p.framing.target,
         state: {
           running: loop.running(),
-          frames,
+          frames: st.frames,
           interval: frameInterval(need()),
-          emotion,
-          ...postures.inspect(),
-          events: events.list(),
+          emotion: st.emotion,
+          ...p.postures.inspect(),
+          events: p.events.list(),
         },
       }),
     dispose() {
-      if (disposed) return;
+      if (st.disposed) return;
       loop.stop();
-      disposed = true;
+      st.disposed = true;
       loading.cancel();
-      document.removeEventListener("visibilitychange", onVisibility);
-      observer?.disconnect();
-      detachPointer();
-      if (model) disposeModel(model, scene);
-      model = null;
+      detach();
+      if (st.model) disposeModel(st.model, p.scene);
+      st.model = null;
+      p.frameListeners.clear();
       // No forceContextLoss: a later stage on the same canvas would get the lost context back.
       renderer.dispose();
     },
   };
   resize();
   if (!document.hidden) loop.start();
+  canvas.dispatchEvent(new CustomEvent(STAGE_EVENT, { detail: stage, bubbles: true }));
   return stage;
 }

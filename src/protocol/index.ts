@@ -10,4 +10,5 @@ export * from "./history.ts";
 export * from "./limits.ts";
 export * from "./preset.ts";
 export * from "./relations.ts";
+export * from "./shell.ts";
 export * from "./store-keys.ts";

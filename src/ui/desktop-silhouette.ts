@@ -1,46 +1,73 @@
 /**
- * Her silhouette as coarse rectangles, from the rendered alpha: the desktop shell takes clicks only inside
- * them (click-through everywhere else). Pure: works on an alpha grid, so it is tested without a GPU.
+ * What takes clicks in her desktop window (docs/desktop.md "Click-through"): her silhouette, read off the
+ * stage right after a frame (at most every SAMPLE_MS, at a CELL-pixel grain), plus what the view adds (the
+ * bubble, the open input). The shell gets it as the window's input shape whenever it changes; everything
+ * else lets clicks through to the windows below. Without a drawn character (no WebGL, no model) the stage's
+ * note is what the user can grab.
  */
+import type { PageRect, PageToShell } from "../protocol/shell.ts";
+import type { ShellLink } from "./desktop-shell.ts";
+import type { StageArea } from "./stage-area.ts";
 
-/** `[x, y, width, height]`. */
-export type Rect = [number, number, number, number];
+/** The silhouette's grain in CSS pixels, and how often it is sampled at most while she is drawn. */
+const CELL = 8;
+const SAMPLE_MS = 150;
 
-/**
- * Rectangles covering the cells of a `cols`×`rows` alpha grid (row-major, 0–255) whose alpha exceeds
- * `threshold`: one run per row of opaque cells, runs repeated on the next rows merged into taller
- * rectangles. Coordinates are in cells.
- */
-export function alphaRects(alpha: ArrayLike<number>, cols: number, rows: number, threshold = 24): Rect[] {
-  const done: Rect[] = [];
-  // Open rectangles by "x0:x1": they grow downwards while the next row has the same run.
-  let open = new Map<string, Rect>();
-  for (let y = 0; y < rows; y++) {
-    const next = new Map<string, Rect>();
-    let x = 0;
-    while (x < cols) {
-      if (alpha[y * cols + x]! <= threshold) {
-        x++;
-        continue;
-      }
-      const x0 = x;
-      while (x < cols && alpha[y * cols + x]! > threshold) x++;
-      const key = `${x0}:${x}`;
-      const r = open.get(key);
-      if (r) {
-        r[3]++;
-        open.delete(key);
-        next.set(key, r);
-      } else next.set(key, [x0, y, x - x0, 1]);
-    }
-    done.push(...open.values());
-    open = next;
-  }
-  done.push(...open.values());
-  return done;
+/** An element's box in the page, or null when it is hidden or empty. */
+export function boxOf(el: Element): PageRect | null {
+  if ((el as HTMLElement).hidden) return null;
+  const r = el.getBoundingClientRect();
+  return r.width > 0 && r.height > 0 ? [r.left, r.top, r.width, r.height] : null;
 }
 
-/** Scales cell rectangles to pixels and moves them by (dx, dy). */
-export function toPixels(rects: Rect[], cell: number, dx = 0, dy = 0): Rect[] {
-  return rects.map(([x, y, w, h]) => [dx + x * cell, dy + y * cell, w * cell, h * cell]);
+/** Her window's input shape, kept up to date with the shell. */
+export interface ClickShape {
+  /** Sends the shape again if it changed (the bubble or the input came or went). */
+  report(): void;
+  /** Whether (x, y) in the page is on her (not on the space around her). */
+  onHer(x: number, y: number): boolean;
+}
+
+/** Follows the stage's frames and note; `extra` is what the view adds now (the bubble, the open input). */
+export function followSilhouette(o: {
+  shell: ShellLink;
+  stage: StageArea | null;
+  extra: () => (PageRect | null)[];
+}): ClickShape {
+  let silhouette: PageRect[] = [];
+  let note: HTMLElement | null = null;
+  let lastSent = "";
+  let lastSample = 0;
+  const herRects = (): PageRect[] => {
+    if (silhouette.length) return silhouette;
+    const r = note ? boxOf(note) : null;
+    return r ? [r] : [];
+  };
+  const report = () => {
+    const her = herRects();
+    const extra = o.extra().filter((r): r is PageRect => r !== null);
+    const msg: PageToShell = { type: "shape", rects: [...her, ...extra], drag: her };
+    const s = JSON.stringify(msg);
+    if (s === lastSent) return;
+    lastSent = s;
+    o.shell.send(msg);
+  };
+  o.stage?.onNote((n) => {
+    note = n;
+    report();
+  });
+  o.stage?.onReady((stage) =>
+    stage.onFrame(() => {
+      const now = performance.now();
+      if (now - lastSample < SAMPLE_MS) return;
+      lastSample = now;
+      silhouette = stage.silhouette(CELL);
+      report();
+    }),
+  );
+  addEventListener("resize", () => report());
+  return {
+    report,
+    onHer: (x, y) => herRects().some(([rx, ry, w, h]) => x >= rx && x < rx + w && y >= ry && y < ry + h),
+  };
 }

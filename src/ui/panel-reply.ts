@@ -10,14 +10,17 @@ import type { EngineEvent } from "../io/chat/stream/types.ts";
 import type { Speech } from "../voice/speech.ts";
 import { h } from "./dom.ts";
 import { cutOffNote, plainError } from "./errors.ts";
+import type { PanelEvents } from "./panel-events.ts";
 import type { PanelView } from "./panel-view.ts";
 import type { PanelVoice } from "./panel-voice.ts";
-import type { StageHandle } from "./stage-area.ts";
+import type { StageArea } from "./stage-area.ts";
 
 export interface ReplyDeps {
   view: PanelView;
-  stage: StageHandle | null;
+  stage: StageArea | null;
   voice: PanelVoice;
+  /** Tells the view around the panel the reply as it streams and as it ends (panel-events.ts). */
+  emit<K extends "reply" | "reply-end">(name: K, value: PanelEvents[K]): void;
 }
 
 /** Plays one turn into a new reply bubble; a turn that did not run (`end` null) leaves no bubble. */
@@ -34,6 +37,7 @@ export async function playReply(
   reply.append(tools);
   view.status.textContent = "thinking…";
   stage?.newReply();
+  deps.emit("reply", "");
   let shown = "";
   // The sentence being spoken is marked in the reply's text (its words unchanged); anything else the bubble
   // shows (an error, "(no reply)") is left as it is.
@@ -59,6 +63,7 @@ export async function playReply(
   const onText = (delta: string) => {
     shown += delta;
     text.textContent = shown;
+    deps.emit("reply", shown);
     reply.classList.remove("pending");
     view.status.textContent = "replying…";
     // Speaking, cues play as their sentence's audio starts; silent, as the text shows.
@@ -78,6 +83,7 @@ export async function playReply(
     if (!speakOn) sp?.stop();
     if (!end) {
       reply.remove();
+      deps.emit("reply-end", null);
       return result;
     }
     if (end.outcome === "error") {
@@ -102,6 +108,7 @@ export async function playReply(
     if (speakOn) sp!.end();
     else stage?.reveal(Number.MAX_SAFE_INTEGER);
     view.scrollDown();
+    deps.emit("reply-end", text.textContent ?? "");
     return result;
   } finally {
     view.status.textContent = "";
@@ -112,7 +119,7 @@ export async function playReply(
 function toolChips(
   tools: HTMLElement,
   onText: (delta: string) => void,
-  stage: StageHandle | null,
+  stage: StageArea | null,
   sp: Speech | null,
 ): (e: EngineEvent) => void {
   const chips = new Map<string, HTMLElement>();

@@ -8,7 +8,7 @@ import type { Segment } from "../voice/segmenter.ts";
 import { createSpeech, type Speech } from "../voice/speech.ts";
 import { h } from "./dom.ts";
 import type { PanelView } from "./panel-view.ts";
-import type { StageHandle } from "./stage-area.ts";
+import type { StageArea } from "./stage-area.ts";
 import { speaks } from "./voice-controls.ts";
 
 export type PanelVoice = ReturnType<typeof createPanelVoice>;
@@ -17,7 +17,7 @@ export function createPanelVoice(o: {
   kv: KeyValue;
   presetId: string;
   view: PanelView;
-  stage: StageHandle | null;
+  stage: StageArea | null;
   /** Whether a turn is running (Stop stays shown while either runs). */
   busy: () => boolean;
 }) {

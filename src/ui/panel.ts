@@ -23,12 +23,13 @@ import { type HistoryEntry, historyKey } from "../protocol/history.ts";
 import { HISTORY_MAX } from "../protocol/limits.ts";
 import { createCharacterBackend } from "./backend.ts";
 import type { BridgeClient } from "./bridge-client.ts";
+import { createPanelEvents, type PanelOn } from "./panel-events.ts";
 import { createTurnQueue } from "./panel-queue.ts";
 import { playReply } from "./panel-reply.ts";
 import { createPanelTools } from "./panel-tools.ts";
 import { createPanelView } from "./panel-view.ts";
 import { createPanelVoice } from "./panel-voice.ts";
-import { mountStage } from "./stage-area.ts";
+import { mountStage, type StageArea } from "./stage-area.ts";
 import type { StoreMirror } from "./store-mirror.ts";
 import { switchStates } from "./switches.ts";
 import { isVoiceKey, speaks } from "./voice-controls.ts";
@@ -57,6 +58,12 @@ export interface Panel {
   presetId: string;
   /** Sends a message as the user would. */
   send(text: string): void;
+  /** Follows the panel's events (panel-events.ts): busy, the reply as it streams, its end, a message sent. */
+  on: PanelOn;
+  /** The stage area (when the panel mounts the stage), for a view that follows her frames and body. */
+  stage: StageArea | null;
+  /** The stage's box and her input (form and text area), for a view that lays them out itself. */
+  parts: { stageBox: HTMLElement; form: HTMLFormElement; input: HTMLTextAreaElement };
   dispose(): void;
 }
 
@@ -98,8 +105,12 @@ export function createPanel(opts: PanelOptions): Panel {
   const session = openPageSession(opts);
   const view = createPanelView({ presetId, kind: opts.kind, name: session.name(), stage: opts.stage });
   const stage = opts.stage ? mountStage(view.stageBox, presetId) : null;
+  const events = createPanelEvents();
   const queue = createTurnQueue({
-    onBusy: (busy) => view.setBusy(busy, voice.active()),
+    onBusy: (busy) => {
+      view.setBusy(busy, voice.active());
+      events.emit("busy", busy);
+    },
     onFailure: (e) => view.failure(e),
   });
   const voice = createPanelVoice({ kv, presetId, view, stage, busy: () => queue.busy() });
@@ -123,7 +134,7 @@ export function createPanel(opts: PanelOptions): Panel {
   /** Plays a turn into its reply and notes the lines it stored, so their echo does not redraw the log. */
   const play = (run: (h: TurnHandlers) => Promise<TurnResult>) =>
     queue.turn(async (signal) => {
-      const result = await playReply({ view, stage, voice }, signal, run);
+      const result = await playReply({ view, stage, voice, emit: events.emit }, signal, run);
       if (result.saved.length) shownSig = sig([...session.history(), ...result.saved].slice(-HISTORY_MAX));
       result.stored.catch((e: unknown) => view.failure(e));
       return result;
@@ -132,6 +143,7 @@ export function createPanel(opts: PanelOptions): Panel {
   function send(message: string): void {
     const t = message.trim();
     if (!t) return;
+    events.emit("sent", t);
     view.bubble("user", t);
     queue.enqueue(async () => {
       await play((h) => session.userTurn(t, h));
@@ -213,6 +225,9 @@ export function createPanel(opts: PanelOptions): Panel {
     el: view.el,
     presetId,
     send,
+    on: events.on,
+    stage,
+    parts: { stageBox: view.stageBox, form: view.form, input: view.input },
     dispose() {
       queue.stop();
       offAddressed();

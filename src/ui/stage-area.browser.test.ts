@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { probeStage } from "../../tools/testing/stage-probe.ts";
 import { type Harness, REPO, startHarness } from "../avatar/harness/serve.ts";
 
 // The stage area in real Chromium (the avatar harness's server and browser): `?stage=empty` runs the stage
@@ -15,6 +16,7 @@ afterAll(async () => {
 /** Mounts the stage area on a fresh page opened at `search`; returns what the page shows once it settles. */
 async function mountAt(search: string) {
   const page = await h.browser.newPage();
+  await probeStage(page);
   try {
     await page.goto(`${h.url}${search}`);
     await page.waitForFunction(() => document.title === "harness ready", null, { timeout: 90_000 });

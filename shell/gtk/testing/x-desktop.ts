@@ -4,7 +4,7 @@
  * utilities and to grab the root window. Everything started is killed by close().
  */
 import { type ChildProcess, execFile } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { waitFor as kitWaitFor, startXServer } from "@yui/mod-kit/testing";
 import sharp from "sharp";
@@ -126,6 +126,13 @@ async function composited(x: (f: string, a: string[]) => Promise<string>): Promi
     "imports.gi.versions.Gtk = '3.0'; const { Gtk, Gdk } = imports.gi; Gtk.init(null); print(Gdk.Screen.get_default().is_composited());",
   ]);
   return out.trim() === "true";
+}
+
+/** How many button-1 presses the click-log xterm logged in `log` (xterm's mouse report: ESC [ M space). */
+export function loggedPresses(log: string): number {
+  return readFileSync(log, "utf8")
+    .split("\n")
+    .filter((l) => l.startsWith("1b5b4d20")).length;
 }
 
 /**

@@ -143,6 +143,25 @@ const harness = {
     for (let i = 0; i < frames; i++) need().step(dt);
     return pixels();
   },
+  /**
+   * Steps `frames` frames with an onFrame listener that reads her silhouette at `cell` (the stage's handle, as
+   * the desktop view uses it), removes it, steps once more; the listener's calls, its last silhouette, the
+   * canvas's place in the page and the last frame's pixels.
+   */
+  frameWatch(cell: number, frames: number) {
+    const s = need();
+    let calls = 0;
+    let rects: number[][] = [];
+    const off = s.onFrame(() => {
+      calls++;
+      rects = s.silhouette(cell);
+    });
+    for (let i = 0; i < frames; i++) s.step(0);
+    off();
+    s.step(0);
+    const r = canvas.getBoundingClientRect();
+    return { calls, rects, at: [r.left, r.top], px: pixels() };
+  },
   /** Renders a frame without advancing time and keeps its pixels under `key`, for compare(). */
   snapshot(key: string) {
     // Read in the same task as the render: the browser clears the drawing buffer once it is composited.

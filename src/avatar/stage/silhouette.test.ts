@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { alphaRects, toPixels } from "./desktop-silhouette.ts";
+import { alphaRects, toPixels } from "./silhouette.ts";
 
 const grid = (rows: string[]) => ({
   alpha: rows.flatMap((r) => [...r].map((c) => (c === "#" ? 255 : c === "." ? 0 : 10))),

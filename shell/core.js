@@ -1,0 +1,494 @@
+// @ts-check
+// The desktop shells' core (docs/desktop.md "The shell core"): what the Linux shell (gtk/main.js, run by gjs,
+// which cannot load TypeScript) and the Electron shell (electron/logic.ts, bundled by esbuild) share, written
+// once in plain JavaScript and type-checked against the contract (shell/contract.ts) through JSDoc: the menus,
+// the host's messages, the page's messages, the monitors and the drag threshold. Each entry point turns one
+// message or event into a list of effects (CoreAction) over plain state; each shell applies them to its own
+// windows. Nothing here touches a window, GTK or Electron.
+import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
+
+/** @typedef {import("./contract.ts").HostToShell} HostToShell */
+/** @typedef {import("./contract.ts").ShellToHost} ShellToHost */
+/** @typedef {import("./contract.ts").ShellToPage} ShellToPage */
+/** @typedef {import("./contract.ts").PageRect} PageRect */
+/** @typedef {import("./contract.ts").Monitor} Monitor */
+/** @typedef {import("./contract.ts").Rect} Rect */
+/** @typedef {import("./contract.ts").OpenWindow} OpenWindow */
+/** @typedef {(typeof import("./contract.ts").MENU_ACTIONS)[number]} MenuAction */
+
+/**
+ * One window a shell holds, as the core sees it; a shell may keep more per window (newState's `newWindow`).
+ * @typedef {object} CoreWindow
+ * @property {boolean} ordinary An ordinary window (chat, settings, quick controls): framed, opaque, in the taskbar, not above.
+ * @property {boolean} transparent
+ * @property {boolean} clickThrough Clicks pass through everywhere but `shape` (off: the whole window takes input).
+ * @property {PageRect[]} shape What takes clicks (her silhouette, the bubble, the input).
+ * @property {PageRect[]} drag Where a press and move drags her.
+ * @property {boolean} visible
+ */
+
+/**
+ * @template {CoreWindow} W
+ * @typedef {object} CoreState
+ * @property {string} shell The shell's name in `ready` and `shell` messages ("gtk", "electron").
+ * @property {boolean} compositor Transparency is available.
+ * @property {boolean} wayland
+ * @property {Monitor[]} monitors
+ * @property {Map<string, W>} windows
+ * @property {(base: CoreWindow) => W} newWindow A new window's state, with what the shell keeps besides.
+ */
+
+/** @typedef {{ action: MenuAction, label: string } | null} MenuEntry One entry of a menu; null is a separator. */
+
+/**
+ * The effects a shell applies, in order.
+ * @typedef {(
+ *   | { do: "create", id: string, title: string, url: string, width: number, height: number, x?: number, y?: number, ordinary: boolean, transparent: boolean }
+ *   | { do: "raise", id: string, title: string }
+ *   | { do: "destroy", id: string }
+ *   | { do: "position", id: string, x: number, y: number }
+ *   | { do: "title", id: string, title: string }
+ *   | { do: "shape", id: string, rects: PageRect[] | null }
+ *   | { do: "show", id: string, focus: boolean }
+ *   | { do: "hide", id: string }
+ *   | { do: "page", id: string, message: ShellToPage }
+ *   | { do: "host", message: ShellToHost }
+ *   | { do: "menu", id: string, entries: MenuEntry[] }
+ *   | { do: "tray", entries: MenuEntry[] }
+ *   | { do: "capture", req: number, rect: Rect }
+ *   | { do: "quit" }
+ *   | { do: "log", text: string }
+ * )} CoreAction
+ * `create`: a new window, `x`/`y` already kept on a visible monitor. `raise`: an `open` of a window already
+ * open (retitle it, bring it forward). `destroy`: close it without a `closed` message (the host asked).
+ * `shape`: the input shape now in force (null: the whole window takes input). `show` with `focus` also gives
+ * it the keyboard (the global shortcut). `page`: a message to the page (pageScript). `host`: a line on
+ * stdout. `menu`: her menu at the pointer. `tray`: the tray's menu changed. `capture`: a PNG of a screen
+ * rectangle, answered with a `capture` message.
+ */
+
+/** A press followed by a move of this many pixels (|dx| + |dy|) drags her; less stays a click. */
+export const DRAG_SLOP = 5;
+
+/** The global shortcut that opens main's input, in GTK syntax, unless YUI_SHORTCUT names another. */
+export const DEFAULT_SHORTCUT = "<Ctrl><Alt>y";
+
+/**
+ * The shortcut to bind: YUI_SHORTCUT's value when set, else DEFAULT_SHORTCUT.
+ * @param {string | null | undefined} env
+ */
+export const shortcutFrom = (env) => env || DEFAULT_SHORTCUT;
+
+/** The page's function the shell calls (src/protocol/shell.ts PAGE_RECEIVER). */
+export const PAGE_RECEIVER = "__yuiShell";
+
+/**
+ * A new shell's state.
+ * @template {CoreWindow} W
+ * @param {{ shell: string, compositor?: boolean, wayland?: boolean, monitors?: Monitor[], newWindow: (base: CoreWindow) => W }} opts
+ * @returns {CoreState<W>}
+ */
+export function newState(opts) {
+  return {
+    shell: opts.shell,
+    compositor: opts.compositor ?? true,
+    wayland: opts.wayland ?? false,
+    monitors: opts.monitors ?? [],
+    windows: new Map(),
+    newWindow: opts.newWindow,
+  };
+}
+
+// ---- the menus: one table ----
+
+/** The click-through entry's word: what choosing it will do. */
+const toggle = (/** @type {boolean} */ on) => (on ? "Turn click-through off" : "Turn click-through on");
+
+/**
+ * Both menus, written once: each action with its label in her menu (a right-click on her) and in the tray's
+ * (null: not offered there); null rows are separators. `click-through` is offered only with a compositor,
+ * labelled by toggle(); `hide` only in the tray (a character hidden from her own menu would have no way back).
+ * @type {readonly ({ action: MenuAction, her: string | null, tray: string | null } | null)[]}
+ */
+export const MENU = [
+  { action: "chat", her: "Chat", tray: "Chat" },
+  { action: "settings", her: "Settings", tray: "Settings" },
+  { action: "quick", her: "Quick controls", tray: "Quick controls" },
+  null,
+  { action: "hide", her: null, tray: "Hide characters" },
+  { action: "show", her: null, tray: "Show characters" },
+  { action: "reset-position", her: "Reset position", tray: "Reset positions" },
+  { action: "click-through", her: "", tray: "" },
+  null,
+  { action: "quit", her: "Quit YUI", tray: "Quit YUI" },
+];
+
+/**
+ * One menu from the table: `which` column, the click-through entry saying `clickThrough`'s toggle.
+ * @param {"her" | "tray"} which
+ * @param {boolean} compositor
+ * @param {boolean} clickThrough
+ * @returns {MenuEntry[]}
+ */
+export function menuOf(which, compositor, clickThrough) {
+  /** @type {MenuEntry[]} */
+  const out = [];
+  for (const row of MENU) {
+    if (row === null) out.push(null);
+    else if (row.action === "click-through") {
+      if (compositor) out.push({ action: row.action, label: toggle(clickThrough) });
+    } else {
+      const label = row[which];
+      if (label !== null) out.push({ action: row.action, label });
+    }
+  }
+  return out;
+}
+
+/**
+ * Her menu: its click-through entry says what it will do for her window.
+ * @param {CoreState<CoreWindow>} state
+ * @param {CoreWindow} w
+ */
+export const herMenu = (state, w) => menuOf("her", state.compositor, w.clickThrough);
+
+/**
+ * The tray's menu; its click-through entry is off while any character window has it on.
+ * @param {CoreState<CoreWindow>} state
+ */
+export const trayMenu = (state) =>
+  menuOf(
+    "tray",
+    state.compositor,
+    [...state.windows.values()].some((w) => !w.ordinary && w.clickThrough),
+  );
+
+// ---- the page ----
+
+/**
+ * What the shell says to a page: which shell it is, and whether its window is transparent.
+ * @param {CoreState<CoreWindow>} state
+ * @returns {ShellToPage}
+ */
+export function shellState(state) {
+  return { type: "shell", shell: state.shell, compositor: state.compositor, wayland: state.wayland };
+}
+
+/**
+ * The script a shell runs in a page to hand it `message` (`run_javascript`, `executeJavaScript`); nothing
+ * happens in a page that is not listening yet (it says `hello` when it is).
+ * @param {ShellToPage} message
+ */
+export function pageScript(message) {
+  return `window.${PAGE_RECEIVER} && window.${PAGE_RECEIVER}(${JSON.stringify(message)})`;
+}
+
+/**
+ * Every page → shell message type (src/protocol/shell.ts PageToShell), each with what it does; a new page
+ * message is one entry. Rectangles from the page are cleaned (geometry.js cleanRects): it is not trusted.
+ * @type {{ [K in import("./contract.ts").PageToShell["type"]]: (state: CoreState<CoreWindow>, id: string, w: CoreWindow, m: Record<string, unknown>) => CoreAction[] }}
+ */
+export const PAGE_MESSAGES = {
+  hello: (state, id) => [{ do: "page", id, message: shellState(state) }],
+  shape: (_state, id, w, m) => {
+    w.shape = cleanRects(m.rects);
+    w.drag = cleanRects(m.drag);
+    return shapeActions(id, w);
+  },
+};
+
+/**
+ * What a page's `postMessage(json)` does (PAGE_MESSAGES); anything else is ignored.
+ * @param {CoreState<CoreWindow>} state
+ * @param {string} id
+ * @param {unknown} raw
+ * @returns {CoreAction[]}
+ */
+export function onPage(state, id, raw) {
+  /** @type {unknown} */
+  let m;
+  try {
+    m = typeof raw === "string" ? JSON.parse(raw) : null;
+  } catch {
+    return [];
+  }
+  const w = state.windows.get(id);
+  if (!w || !m || typeof m !== "object" || !("type" in m) || typeof m.type !== "string") return [];
+  if (!Object.hasOwn(PAGE_MESSAGES, m.type)) return [];
+  const run = PAGE_MESSAGES[/** @type {keyof typeof PAGE_MESSAGES} */ (m.type)];
+  return run(state, id, w, /** @type {Record<string, unknown>} */ (m));
+}
+
+/**
+ * The page finished loading: it learns which shell it is in.
+ * @param {CoreState<CoreWindow>} state
+ * @param {string} id
+ * @returns {CoreAction[]}
+ */
+export function onLoaded(state, id) {
+  return state.windows.has(id) ? [{ do: "page", id, message: shellState(state) }] : [];
+}
+
+/**
+ * A compositor started or stopped: the host and every page hear it.
+ * @param {CoreState<CoreWindow>} state
+ * @param {boolean} compositor
+ * @returns {CoreAction[]}
+ */
+export function onCompositor(state, compositor) {
+  state.compositor = compositor;
+  return [
+    { do: "host", message: { type: "compositor", compositor } },
+    ...[...state.windows.keys()].map(
+      (id) => /** @type {CoreAction} */ ({ do: "page", id, message: shellState(state) }),
+    ),
+  ];
+}
+
+// ---- the host's messages ----
+
+/**
+ * The input shape in force, and the host told how many rectangles take clicks.
+ * @param {string} id
+ * @param {CoreWindow} w
+ * @returns {CoreAction[]}
+ */
+export function shapeActions(id, w) {
+  return [
+    { do: "shape", id, rects: w.clickThrough ? w.shape : null },
+    { do: "host", message: { type: "shape", id, rects: w.clickThrough ? w.shape.length : 1 } },
+  ];
+}
+
+/**
+ * @template {CoreWindow} W
+ * @param {CoreState<W>} state
+ * @param {OpenWindow} m
+ * @returns {CoreAction[]}
+ */
+function open(state, m) {
+  if (state.windows.has(m.id)) return [{ do: "raise", id: m.id, title: m.title }];
+  const ordinary = Boolean(m.frame);
+  const transparent = !ordinary && state.compositor;
+  // A transparent window never eats a click until the page reports her silhouette.
+  const w = state.newWindow({
+    ordinary,
+    transparent,
+    clickThrough: transparent,
+    shape: [],
+    drag: [],
+    visible: true,
+  });
+  state.windows.set(m.id, w);
+  const sep = m.url.includes("?") ? "&" : "?";
+  /** @type {Extract<CoreAction, { do: "create" }>} */
+  const create = {
+    do: "create",
+    id: m.id,
+    title: m.title,
+    url: transparent ? m.url : `${m.url}${sep}opaque=1`,
+    width: m.width,
+    height: m.height,
+    ordinary,
+    transparent,
+  };
+  if (m.x !== undefined && m.y !== undefined) {
+    const p = placeOnVisible({ x: m.x, y: m.y, width: m.width, height: m.height }, state.monitors);
+    create.x = p.x;
+    create.y = p.y;
+  }
+  return [create, ...shapeActions(m.id, w), { do: "tray", entries: trayMenu(state) }];
+}
+
+/**
+ * Every host → shell message type, each with what it does; the core's dispatch is this table. The type makes
+ * tsc reject a contract type it lacks (and one that is not in the contract).
+ * @type {{ [K in HostToShell["type"]]: { does: string, run: (state: CoreState<CoreWindow>, m: Extract<HostToShell, { type: K }>) => CoreAction[] } }}
+ */
+export const HOST_MESSAGES = {
+  open: { does: "opens a window, or raises the one already open", run: open },
+  close: {
+    does: "closes it without a closed message",
+    run: (state, m) =>
+      state.windows.delete(m.id)
+        ? [
+            { do: "destroy", id: m.id },
+            { do: "tray", entries: trayMenu(state) },
+          ]
+        : [],
+  },
+  move: {
+    does: "moves it",
+    run: (state, m) => (state.windows.has(m.id) ? [{ do: "position", id: m.id, x: m.x, y: m.y }] : []),
+  },
+  title: {
+    does: "retitles it",
+    run: (state, m) => (state.windows.has(m.id) ? [{ do: "title", id: m.id, title: m.title }] : []),
+  },
+  "click-through": {
+    does: "sets whether only her shape takes clicks",
+    run: (state, m) => {
+      const w = state.windows.get(m.id);
+      if (!w || w.ordinary) return [];
+      w.clickThrough = Boolean(m.enabled) && state.compositor;
+      return [...shapeActions(m.id, w), { do: "tray", entries: trayMenu(state) }];
+    },
+  },
+  input: {
+    does: "shows and focuses her window and opens her input",
+    run: (state, m) => {
+      const w = state.windows.get(m.id);
+      if (!w) return [];
+      w.visible = true;
+      return [
+        { do: "show", id: m.id, focus: true },
+        { do: "page", id: m.id, message: { type: "open-input" } },
+      ];
+    },
+  },
+  visible: {
+    does: "hides or shows a window",
+    run: (state, m) => {
+      const w = state.windows.get(m.id);
+      if (!w) return [];
+      w.visible = Boolean(m.visible);
+      return [w.visible ? { do: "show", id: m.id, focus: false } : { do: "hide", id: m.id }];
+    },
+  },
+  capture: {
+    does: "answers a PNG of a screen rectangle",
+    run: (_state, m) => [
+      { do: "capture", req: m.req, rect: { x: m.x, y: m.y, width: m.width, height: m.height } },
+    ],
+  },
+  quit: { does: "closes everything and exits", run: () => [{ do: "quit" }] },
+};
+
+/**
+ * What a host → shell message does. Unknown windows are ignored.
+ * @param {CoreState<CoreWindow>} state
+ * @param {HostToShell} m
+ * @returns {CoreAction[]}
+ */
+export function onHost(state, m) {
+  const entry = Object.hasOwn(HOST_MESSAGES, m.type) ? HOST_MESSAGES[m.type] : null;
+  if (!entry) return [{ do: "log", text: `unknown message ${m.type}` }];
+  // Each entry takes its own type; the table's type ties the two.
+  return /** @type {(s: CoreState<CoreWindow>, m: HostToShell) => CoreAction[]} */ (entry.run)(state, m);
+}
+
+/**
+ * One stdin line: a host message, or a log line for anything else.
+ * @param {CoreState<CoreWindow>} state
+ * @param {string} line
+ * @returns {CoreAction[]}
+ */
+export function onHostLine(state, line) {
+  /** @type {unknown} */
+  let m;
+  try {
+    m = JSON.parse(line);
+  } catch {
+    return [{ do: "log", text: `not JSON: ${line.slice(0, 80)}` }];
+  }
+  const type = m && typeof m === "object" && "type" in m ? m.type : undefined;
+  if (typeof type !== "string" || !Object.hasOwn(HOST_MESSAGES, type))
+    return [{ do: "log", text: `unknown message ${String(type)}` }];
+  return onHost(state, /** @type {HostToShell} */ (m));
+}
+
+// ---- the user ----
+
+/**
+ * A right-click at (x, y) in window pixels: her menu on her (anywhere while click-through is off); none in
+ * ordinary windows.
+ * @param {CoreState<CoreWindow>} state
+ * @param {string} id
+ * @param {number} x
+ * @param {number} y
+ * @returns {CoreAction[]}
+ */
+export function onContextMenu(state, id, x, y) {
+  const w = state.windows.get(id);
+  if (!w || w.ordinary) return [];
+  if (w.clickThrough && !inRects(w.drag, x, y)) return [];
+  return [{ do: "menu", id, entries: herMenu(state, w) }];
+}
+
+/**
+ * Whether a press of the main button at (x, y) in window pixels may start dragging her: on her drag area.
+ * @param {CoreWindow} w
+ * @param {boolean} mainButton
+ * @param {number} x
+ * @param {number} y
+ */
+export function pressOnHer(w, mainButton, x, y) {
+  return !w.ordinary && mainButton && inRects(w.drag, x, y);
+}
+
+/**
+ * Whether the pointer moved far enough from where the press was (screen pixels) for a drag.
+ * @param {{ x: number, y: number }} from
+ * @param {{ x: number, y: number }} to
+ */
+export function pastSlop(from, to) {
+  return Math.abs(to.x - from.x) + Math.abs(to.y - from.y) >= DRAG_SLOP;
+}
+
+/**
+ * The user closed a window (not the host): forget it and tell the host.
+ * @param {CoreState<CoreWindow>} state
+ * @param {string} id
+ * @returns {CoreAction[]}
+ */
+export function onUserClosed(state, id) {
+  if (!state.windows.delete(id)) return [];
+  return [
+    { do: "host", message: { type: "closed", id } },
+    { do: "tray", entries: trayMenu(state) },
+  ];
+}
+
+// ---- the screen ----
+
+/**
+ * The monitors changed: the host hears the new list, and each window whose centre is on no work area any
+ * more moves whole into the primary monitor's (`bounds`: each window's place now).
+ * @param {CoreState<CoreWindow>} state
+ * @param {Monitor[]} monitors
+ * @param {ReadonlyMap<string, Rect>} bounds
+ * @returns {CoreAction[]}
+ */
+export function onMonitors(state, monitors, bounds) {
+  state.monitors = monitors;
+  /** @type {CoreAction[]} */
+  const out = [{ do: "host", message: { type: "monitors", monitors } }];
+  for (const [id, r] of bounds) {
+    if (!state.windows.has(id)) continue;
+    const p = placeOnVisible(r, monitors);
+    if (p.x !== r.x || p.y !== r.y) {
+      out.push({ do: "position", id, x: p.x, y: p.y });
+      out.push({ do: "log", text: `window ${id} moved onto a visible monitor (${p.x}, ${p.y})` });
+    }
+  }
+  return out;
+}
+
+/**
+ * The first line: which shell, transparency, the tray, the shortcut (GTK syntax), the monitors.
+ * @param {CoreState<CoreWindow>} state
+ * @param {boolean} tray
+ * @param {string | null} shortcut
+ * @returns {ShellToHost}
+ */
+export function readyMessage(state, tray, shortcut) {
+  return {
+    type: "ready",
+    shell: state.shell,
+    compositor: state.compositor,
+    wayland: state.wayland,
+    tray,
+    shortcut,
+    monitors: state.monitors,
+  };
+}

@@ -1,0 +1,174 @@
+// The shells' core (core.js), as both shells load it: the one menu table, the host's messages, the page's,
+// the drag threshold. The Electron shell's use of it is electron/logic.test.ts; the Linux shell's, the GTK
+// tests on a real X desktop (gtk/desktop.test.ts).
+import { describe, expect, it } from "vitest";
+import { PAGE_RECEIVER, type PageToShell } from "../src/protocol/shell.ts";
+import { type HostToShell, MENU_ACTIONS } from "./contract.ts";
+import {
+  PAGE_RECEIVER as CORE_RECEIVER,
+  type CoreWindow,
+  DRAG_SLOP,
+  HOST_MESSAGES,
+  herMenu,
+  MENU,
+  type MenuEntry,
+  menuOf,
+  newState,
+  onCompositor,
+  onContextMenu,
+  onHost,
+  onHostLine,
+  onPage,
+  PAGE_MESSAGES,
+  pageScript,
+  pastSlop,
+  pressOnHer,
+  trayMenu,
+} from "./core.js";
+
+const state = (compositor = true) => newState({ shell: "test", compositor, newWindow: (w: CoreWindow) => w });
+const OPEN = {
+  type: "open",
+  id: "yui",
+  title: "Yui",
+  url: "http://127.0.0.1:8777/?view=desktop&preset=yui&role=main",
+  width: 360,
+  height: 560,
+} as const;
+const rows = (column: "her" | "tray") =>
+  MENU.map((r) => (r === null ? null : { action: r.action, label: r[column] })).filter(
+    (r) => r?.label !== null,
+  );
+const actions = (entries: MenuEntry[]) => entries.map((e) => e?.action ?? null);
+
+describe("the menus: one table", () => {
+  it("offers every menu action of the contract once", () => {
+    const listed = MENU.flatMap((r) => (r ? [r.action] : []));
+    expect([...listed].sort()).toEqual([...MENU_ACTIONS].sort());
+  });
+
+  it("builds her menu and the tray's from the table's columns, click-through saying what it will do", () => {
+    for (const which of ["her", "tray"] as const) {
+      const built = menuOf(which, true, true);
+      expect(actions(built)).toEqual(actions(rows(which) as MenuEntry[]));
+      for (const e of built) {
+        if (!e || e.action === "click-through") continue;
+        expect(e.label).toBe(MENU.find((r) => r?.action === e.action)?.[which]);
+      }
+      expect(built.find((e) => e?.action === "click-through")?.label).toBe("Turn click-through off");
+      expect(menuOf(which, true, false).find((e) => e?.action === "click-through")?.label).toBe(
+        "Turn click-through on",
+      );
+      // Without a compositor there is no click-through to turn on.
+      expect(actions(menuOf(which, false, true))).not.toContain("click-through");
+    }
+    // Hiding is the tray's alone: a character hidden from her own menu would have no way back.
+    expect(actions(menuOf("her", true, true))).not.toContain("hide");
+  });
+
+  it("labels her menu by her window and the tray's by every character window", () => {
+    const s = state();
+    onHost(s, OPEN);
+    onHost(s, { ...OPEN, id: "mio", title: "Mio" });
+    onHost(s, { type: "click-through", id: "yui", enabled: false });
+    const label = (m: MenuEntry[]) => m.find((e) => e?.action === "click-through")?.label;
+    expect(label(herMenu(s, s.windows.get("yui")!))).toBe("Turn click-through on");
+    expect(label(herMenu(s, s.windows.get("mio")!))).toBe("Turn click-through off");
+    expect(label(trayMenu(s))).toBe("Turn click-through off");
+    onHost(s, { type: "click-through", id: "mio", enabled: false });
+    expect(label(trayMenu(s))).toBe("Turn click-through on");
+  });
+});
+
+describe("the host's messages", () => {
+  it("has one entry for each host → shell type of the contract", () => {
+    const types: { [K in HostToShell["type"]]: true } = {
+      open: true,
+      close: true,
+      move: true,
+      title: true,
+      "click-through": true,
+      input: true,
+      visible: true,
+      capture: true,
+      quit: true,
+    };
+    expect(Object.keys(HOST_MESSAGES).sort()).toEqual(Object.keys(types).sort());
+  });
+
+  it("opens a window with an empty input shape, and turns click-through off to the whole window", () => {
+    const s = state();
+    const opened = onHost(s, OPEN);
+    expect(opened.slice(0, 3)).toEqual([
+      expect.objectContaining({ do: "create", id: "yui", transparent: true, ordinary: false }),
+      { do: "shape", id: "yui", rects: [] },
+      { do: "host", message: { type: "shape", id: "yui", rects: 0 } },
+    ]);
+    expect(opened[3]).toEqual({ do: "tray", entries: trayMenu(s) });
+    expect(onHost(s, { type: "click-through", id: "yui", enabled: false }).slice(0, 2)).toEqual([
+      { do: "shape", id: "yui", rects: null },
+      { do: "host", message: { type: "shape", id: "yui", rects: 1 } },
+    ]);
+    expect(onHost(s, OPEN)).toEqual([{ do: "raise", id: "yui", title: "Yui" }]);
+  });
+
+  it("logs a line that is not JSON or not a contract message, and ignores windows it does not hold", () => {
+    const s = state();
+    expect(onHostLine(s, "hello")).toEqual([{ do: "log", text: "not JSON: hello" }]);
+    expect(onHostLine(s, '{"type":"dance"}')).toEqual([{ do: "log", text: "unknown message dance" }]);
+    expect(onHostLine(s, '{"type":"move","id":"nobody","x":1,"y":2}')).toEqual([]);
+  });
+});
+
+describe("the page", () => {
+  it("has one entry for each page → shell type of the contract, and ignores any other", () => {
+    const types: { [K in PageToShell["type"]]: true } = { hello: true, shape: true };
+    expect(Object.keys(PAGE_MESSAGES).sort()).toEqual(Object.keys(types).sort());
+    const s = state();
+    onHost(s, OPEN);
+    expect(onPage(s, "yui", '{"type":"toString"}')).toEqual([]);
+    expect(onPage(s, "yui", '{"type":"dance"}')).toEqual([]);
+  });
+
+  it("answers hello with the shell's state, takes a shape's clean rectangles, and reaches the page's receiver", () => {
+    const s = state();
+    onHost(s, OPEN);
+    expect(onPage(s, "yui", '{"type":"hello"}')).toEqual([
+      { do: "page", id: "yui", message: { type: "shell", shell: "test", compositor: true, wayland: false } },
+    ]);
+    const shape = onPage(s, "yui", JSON.stringify({ type: "shape", rects: [[1.4, 2, 3, 4], "x"], drag: [] }));
+    expect(shape[0]).toEqual({ do: "shape", id: "yui", rects: [[1, 2, 3, 4]] });
+    expect(onPage(s, "yui", "{not json")).toEqual([]);
+    expect(CORE_RECEIVER).toBe(PAGE_RECEIVER);
+    expect(pageScript({ type: "open-input" })).toBe(
+      `window.${PAGE_RECEIVER} && window.${PAGE_RECEIVER}({"type":"open-input"})`,
+    );
+  });
+
+  it("tells the host and every page when a compositor stops", () => {
+    const s = state();
+    onHost(s, OPEN);
+    expect(onCompositor(s, false)).toEqual([
+      { do: "host", message: { type: "compositor", compositor: false } },
+      { do: "page", id: "yui", message: { type: "shell", shell: "test", compositor: false, wayland: false } },
+    ]);
+  });
+});
+
+describe("the pointer", () => {
+  it("drags from a main-button press on her drag area once it moved DRAG_SLOP pixels", () => {
+    const s = state();
+    onHost(s, OPEN);
+    onPage(s, "yui", JSON.stringify({ type: "shape", rects: [[10, 10, 50, 50]], drag: [[10, 10, 50, 50]] }));
+    const w = s.windows.get("yui")!;
+    expect(pressOnHer(w, true, 20, 20)).toBe(true);
+    expect(pressOnHer(w, false, 20, 20)).toBe(false);
+    expect(pressOnHer(w, true, 5, 5)).toBe(false);
+    expect(DRAG_SLOP).toBe(5);
+    expect(pastSlop({ x: 0, y: 0 }, { x: 2, y: 2 })).toBe(false);
+    expect(pastSlop({ x: 0, y: 0 }, { x: 3, y: -2 })).toBe(true);
+    // Her menu on her, not beside her while click-through is on.
+    expect(onContextMenu(s, "yui", 5, 5)).toEqual([]);
+    expect(onContextMenu(s, "yui", 20, 20)).toEqual([{ do: "menu", id: "yui", entries: herMenu(s, w) }]);
+  });
+});
