@@ -133,15 +133,14 @@ export const COMMANDS = {
 export type CommandName = keyof typeof COMMANDS;
 /** What a window sends as a command's arguments. */
 export type CommandArgs<C extends CommandName> = z.input<(typeof COMMANDS)[C]["args"]>;
+/** A command's arguments as the host's handler gets them: parsed by its schema. */
+export type ParsedCommandArgs<C extends CommandName> = z.output<(typeof COMMANDS)[C]["args"]>;
 /** What a command answers. */
 export type CommandAnswer<C extends CommandName> = z.output<(typeof COMMANDS)[C]["answer"]>;
 
 /** Parses a command's arguments; throws `invalid arguments: <problems>` when they do not fit. */
-export function parseCommandArgs<C extends CommandName>(
-  name: C,
-  args: unknown,
-): z.output<(typeof COMMANDS)[C]["args"]> {
+export function parseCommandArgs<C extends CommandName>(name: C, args: unknown): ParsedCommandArgs<C> {
   const r = COMMANDS[name].args.safeParse(args);
   if (!r.success) throw new Error(`invalid arguments: ${r.error.issues.map((i) => i.message).join("; ")}`);
-  return r.data as z.output<(typeof COMMANDS)[C]["args"]>;
+  return r.data as ParsedCommandArgs<C>;
 }
