@@ -6,6 +6,7 @@
  */
 import {
   type CommandAnswer,
+  type CommandArgs,
   type CommandName,
   type ParsedCommandArgs,
   parseCommandArgs,
@@ -24,6 +25,8 @@ export interface CommandTable {
   register<C extends CommandName>(name: C, handler: CommandHandler<C>): void;
   /** Runs a command with arguments from outside (a window's frame); throws for an unknown name or bad arguments. */
   invoke(name: string, args: unknown, opts?: CommandOptions): Promise<unknown>;
+  /** Runs a command in this process (`yui chat`), typed as over the bridge. */
+  run<C extends CommandName>(name: C, args: CommandArgs<C>, opts?: CommandOptions): Promise<CommandAnswer<C>>;
   names(): string[];
 }
 
@@ -33,16 +36,19 @@ export function createCommandTable(): CommandTable {
     string,
     { name: CommandName; run: (args: never, opts?: CommandOptions) => Promise<unknown> }
   >();
+  const invoke = async (name: string, args: unknown, opts?: CommandOptions) => {
+    const h = handlers.get(name);
+    if (!h) throw new Error(`unknown command: ${name}`);
+    return h.run(parseCommandArgs(h.name, args) as never, opts);
+  };
   return {
     register(name, handler) {
       if (handlers.has(name)) throw new Error(`command ${name} is already registered`);
       handlers.set(name, { name, run: handler });
     },
-    async invoke(name, args, opts) {
-      const h = handlers.get(name);
-      if (!h) throw new Error(`unknown command: ${name}`);
-      return h.run(parseCommandArgs(h.name, args) as never, opts);
-    },
+    invoke,
+    // The handler registered under `name` answers CommandAnswer<C> (register's type).
+    run: (name, args, opts) => invoke(name, args, opts) as Promise<never>,
     names: () => [...handlers.keys()].sort(),
   };
 }

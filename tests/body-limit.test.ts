@@ -20,7 +20,7 @@ import { nodeConnect } from "../host/push-socket.ts";
 import { createIngressClient } from "../Mods/avatar/src/ingress-client.ts";
 import { buildServer } from "../Mods/avatar/src/server.ts";
 import { Addressing } from "../src/app/addressing/addressing.ts";
-import { executorOverBridge } from "../src/body/remote.ts";
+import { executorOverBridge } from "../src/io/bridge/body-executor.ts";
 import { createPushClient } from "../src/io/chat/push/client.ts";
 import { createChatEngine } from "../src/io/chat/stream/engine.ts";
 import type { EngineEvent, Transport } from "../src/io/chat/stream/types.ts";
@@ -32,6 +32,7 @@ import {
   type ScriptedBackend,
   startScriptedBackend,
 } from "../tools/scripted-backend/server.ts";
+import { scriptedInvoke } from "../tools/testing/invoke.ts";
 import { runYui } from "../tools/testing/yui-process.ts";
 
 /** 20 px/s: the far corner is half a minute away; the limit is 1.5 s. */
@@ -72,7 +73,7 @@ function mainTools() {
     kind: "main",
     presetId: "yui",
     addressing: new Addressing({ self: { id: "yui", name: "YUI" } }),
-    invoke: async () => null,
+    invoke: scriptedInvoke().invoke,
     avatarExecutor: () => executorOverBridge(bridge.invoke),
   });
   return win.tools();

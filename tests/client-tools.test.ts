@@ -12,6 +12,7 @@ import { DEFAULT_VOCABULARY } from "../src/app/vocabulary/vocabulary.ts";
 import type { ClientTool } from "../src/io/chat/tools/client-tools.ts";
 import { declareTools } from "../src/io/chat/tools/declare.ts";
 import type { AvatarExecutor } from "../src/protocol/body.ts";
+import { scriptedInvoke } from "../tools/testing/invoke.ts";
 
 /** A plain in-memory key-value store with the app's switch keys. */
 function memoryKv(init: Record<string, unknown> = {}): KeyValue & { data: Map<string, unknown> } {
@@ -25,7 +26,7 @@ function windowRegistry(kind: WindowKind, kv: KeyValue = memoryKv()): Promise<Cl
     kind,
     presetId: "yui",
     addressing: new Addressing({ self: { id: "yui", name: "YUI" } }),
-    invoke: async () => "unused",
+    invoke: scriptedInvoke().invoke,
   });
   return buildTurnRegistry({ vocabulary: () => DEFAULT_VOCABULARY, windowTools: () => win.tools() });
 }

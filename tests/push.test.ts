@@ -17,6 +17,7 @@ import type { EngineEvent } from "../src/io/chat/stream/types.ts";
 import type { ClientTool } from "../src/io/chat/tools/client-tools.ts";
 import type { AvatarExecutor } from "../src/protocol/body.ts";
 import { type PushBackend, startPushBackend } from "../tools/push-backend/server.ts";
+import { scriptedInvoke } from "../tools/testing/invoke.ts";
 
 function memoryKv(init: Record<string, unknown> = {}): KeyValue {
   const data = new Map<string, unknown>(Object.entries(init));
@@ -69,7 +70,7 @@ function setup(
     kind: opts.kind ?? "main",
     presetId: "yui",
     addressing: new Addressing({ self: { id: "yui", name: "YUI" } }),
-    invoke: async () => "unused",
+    invoke: scriptedInvoke().invoke,
     avatarExecutor: () => executor,
   });
   const global: { e: EngineEvent | PushConnectionEvent; turnId?: string }[] = [];

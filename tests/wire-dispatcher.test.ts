@@ -19,6 +19,7 @@ import {
   type ScriptedBackend,
   startScriptedBackend,
 } from "../tools/scripted-backend/server.ts";
+import { scriptedInvoke } from "../tools/testing/invoke.ts";
 
 function memoryKv(init: Record<string, unknown> = {}): KeyValue {
   const data = new Map<string, unknown>(Object.entries(init));
@@ -49,7 +50,7 @@ function mainWindow(browser?: boolean) {
     kind: "main",
     presetId: "yui",
     addressing,
-    invoke: async () => "unused",
+    invoke: scriptedInvoke().invoke,
   });
   return { win, addressing };
 }

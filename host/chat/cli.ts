@@ -13,7 +13,7 @@ import {
   type TurnResult,
 } from "../../src/app/session/character-session.ts";
 import { WINDOW_KINDS, type WindowKind } from "../../src/app/tools/pet-window-tools.ts";
-import { executorOverBridge } from "../../src/body/remote.ts";
+import { executorOverBridge } from "../../src/io/bridge/body-executor.ts";
 import { createPushClient, type HelloInfo, type PushConnectionEvent } from "../../src/io/chat/push/client.ts";
 import { createChatEngine } from "../../src/io/chat/stream/engine.ts";
 import type { EngineEvent } from "../../src/io/chat/stream/types.ts";
@@ -187,7 +187,7 @@ export async function main(argv: string[]): Promise<number> {
             kind: windowKind,
             presetId: preset.id,
             addressing,
-            invoke: (name, args, opts) => commands.invoke(name, args, opts),
+            invoke: commands.run,
             avatarExecutor: () => executor,
           });
           return () => win.tools();

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { scriptedInvoke } from "../../tools/testing/invoke.ts";
 import { Addressing } from "../app/addressing/addressing.ts";
 import type { KeyValue } from "../app/presets/presets.ts";
 import type { WindowKind } from "../app/tools/pet-window-tools.ts";
@@ -16,16 +17,13 @@ const PRESETS = { "yui.presets": [{ id: "yui", name: "Yui", avatar: "", voice: "
 
 /** The registry a page's panel of this kind declares, over an invoke that records the commands it is given. */
 async function panelRegistry(kind: WindowKind, init: Record<string, unknown> = {}) {
-  const calls: [string, unknown][] = [];
+  const { invoke, calls } = scriptedInvoke(() => "ran");
   const tools = createPanelTools({
     kind,
     kv: memoryKv({ ...PRESETS, ...init }),
     presetId: "yui",
     addressing: new Addressing({ self: { id: "yui", name: "Yui" } }),
-    invoke: async (command, args) => {
-      calls.push([command, args]);
-      return "ran";
-    },
+    invoke,
   });
   const registry = await buildTurnRegistry({ vocabulary: () => DEFAULT_VOCABULARY, windowTools: tools });
   return { registry, calls };

@@ -17,8 +17,8 @@ import {
 } from "../app/session/character-session.ts";
 import type { WindowKind } from "../app/tools/pet-window-tools.ts";
 import { SIGNAL_EVENT, SignalEventSchema, signalLabel } from "../app/turn/signal-turn.ts";
-import type { Vocabulary } from "../app/vocabulary/vocabulary.ts";
 import type { AvatarExecutor } from "../protocol/body.ts";
+import { CharacterAddressedSchema } from "../protocol/events.ts";
 import { type HistoryEntry, historyKey } from "../protocol/history.ts";
 import { HISTORY_MAX } from "../protocol/limits.ts";
 import { createCharacterBackend } from "./backend.ts";
@@ -63,20 +63,19 @@ export interface Panel {
 /** The session of a page's panel: the backend through the host, the vocabulary and history over the bridge. */
 function openPageSession(opts: PanelOptions): CharacterSession {
   const { bridge, kv, presetId } = opts;
-  const invoke = (c: string, a: unknown, o?: { signal?: AbortSignal }) => bridge.invoke(c, a, o);
   return createCharacterSession({
     presetId,
     kind: opts.kind,
     kv,
     backend: (preset, hello) => createCharacterBackend(preset, hello),
-    vocabulary: () => bridge.invoke<{ vocabulary: Vocabulary }>("vocabulary_get").then((r) => r.vocabulary),
+    vocabulary: () => bridge.invoke("vocabulary_get", {}).then((r) => r.vocabulary),
     windowTools: (addressing) =>
       createPanelTools({
         kind: opts.kind,
         kv,
         presetId,
         addressing,
-        invoke,
+        invoke: bridge.invoke,
         avatarExecutor: opts.avatarExecutor,
       }),
     emitAddressed: (p) => bridge.emit(CHARACTER_ADDRESSED_EVENT, p),
@@ -157,12 +156,11 @@ export function createPanel(opts: PanelOptions): Panel {
   }
 
   const offAddressed = bridge.on(CHARACTER_ADDRESSED_EVENT, (payload) => {
-    const p = payload as { to?: { id?: string }; from?: { name?: string }; text?: string; turnId?: string };
-    if (p?.to?.id !== presetId) return;
-    const claim = bridge
-      .invoke<boolean>("addressed_claim", { presetId, turnId: p.turnId ?? "" })
-      .catch(() => false);
-    const incoming = { text: p.text ?? "", from: p.from?.name ?? "someone" };
+    const parsed = CharacterAddressedSchema.safeParse(payload);
+    if (!parsed.success || parsed.data.to.id !== presetId) return;
+    const p = parsed.data;
+    const claim = bridge.invoke("addressed_claim", { presetId, turnId: p.turnId }).catch(() => false);
+    const incoming = { text: p.text, from: p.from.name };
     incomingTurn(claim, incoming, (h) => session.addressedTurn(payload, incoming, h));
   });
 
@@ -171,7 +169,7 @@ export function createPanel(opts: PanelOptions): Panel {
         const parsed = SignalEventSchema.safeParse(payload);
         if (!parsed.success) return;
         const s = parsed.data;
-        const claim = bridge.invoke<boolean>("signal_claim", { id: s.id }).catch(() => false);
+        const claim = bridge.invoke("signal_claim", { id: s.id }).catch(() => false);
         const incoming = { text: signalLabel(s), from: "signal" };
         incomingTurn(claim, incoming, (h) => session.signalTurn(s, incoming, h));
       })
