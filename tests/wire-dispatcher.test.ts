@@ -1,8 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createNodeWindow } from "../host/chat/node-window.ts";
 import { nodeConnect } from "../host/push-socket.ts";
 import { Addressing } from "../src/app/addressing/addressing.ts";
 import type { KeyValue } from "../src/app/presets/presets.ts";
+import { openPresets } from "../src/app/presets/presets.ts";
+import { relationLineFor } from "../src/app/relations/access.ts";
+import { switchStates } from "../src/app/switches.ts";
+import { relationsFromStore } from "../src/app/tools/relation.ts";
+import { createWindowTools } from "../src/app/tools/window-tools.ts";
 import { createCharacterTurns } from "../src/app/turn/character-turns.ts";
 import {
   type BackendCaller,
@@ -45,14 +49,17 @@ function mainWindow(browser?: boolean) {
     ...(browser === undefined ? {} : { "yui.browser": { enabled: browser } }),
   });
   const addressing = new Addressing({ self: { id: "yui", name: "YUI" } });
-  const win = createNodeWindow({
-    kv,
-    kind: "main",
-    presetId: "yui",
-    addressing,
-    invoke: scriptedInvoke().invoke,
-  });
-  return { win, addressing };
+  const win = {
+    tools: createWindowTools({
+      kv,
+      kind: "main",
+      presetId: "yui",
+      addressing,
+      invoke: scriptedInvoke().invoke,
+      relations: relationsFromStore(kv),
+    }),
+  };
+  return { win: { ...win, kv }, addressing };
 }
 
 type NodeWindow = ReturnType<typeof mainWindow>["win"];
@@ -68,8 +75,12 @@ function dispatcherOf(
     presetId: "yui",
     vocabulary: () => DEFAULT_VOCABULARY,
     windowTools: () => win.tools(),
-    switches: () => win.switches(),
-    contextLines: (tools) => win.contextLines(tools),
+    switches: async () => switchStates(win.kv),
+    // The relation: line, when the window declares rate_relation and Relations is on (as the session adds it).
+    contextLines: async (tools) =>
+      tools.some((t) => t.switchId === "relations")
+        ? [relationLineFor(win.kv, "yui", openPresets(win.kv))]
+        : [],
     ...more,
   });
 }

@@ -12,7 +12,8 @@ import {
   type SessionBackend,
   type TurnResult,
 } from "../../src/app/session/character-session.ts";
-import { WINDOW_KINDS, type WindowKind } from "../../src/app/tools/pet-window-tools.ts";
+import { relationsFromStore } from "../../src/app/tools/relation.ts";
+import { createWindowTools, WINDOW_KINDS, type WindowKind } from "../../src/app/tools/window-tools.ts";
 import { executorOverBridge } from "../../src/io/bridge/body-executor.ts";
 import { createPushClient, type HelloInfo, type PushConnectionEvent } from "../../src/io/chat/push/client.ts";
 import { createChatEngine } from "../../src/io/chat/stream/engine.ts";
@@ -23,7 +24,6 @@ import { nodeConnect } from "../push-socket.ts";
 import { openStore } from "../store/store.ts";
 import { fileVocabulary } from "../vocabulary-source.ts";
 import { bridgeUrl, connectHostBridge, type HostBridge } from "./host-bridge.ts";
-import { createNodeWindow } from "./node-window.ts";
 
 export const CHAT_USAGE = `usage: yui chat --base-url URL --transport chat|responses [options] --message TEXT [--message TEXT ...]
        yui chat --transport push --push-url URL [options] --message TEXT [--message TEXT ...]
@@ -181,17 +181,16 @@ export async function main(argv: string[]): Promise<number> {
         kv: store,
         backend,
         vocabulary,
-        windowTools: (addressing) => {
-          const win = createNodeWindow({
+        windowTools: (addressing) =>
+          createWindowTools({
             kv: store,
             kind: windowKind,
             presetId: preset.id,
             addressing,
             invoke: commands.run,
+            relations: relationsFromStore(store),
             avatarExecutor: () => executor,
-          });
-          return () => win.tools();
-        },
+          }),
         emitAddressed: (ev) => queue.push(ev),
       });
       // A push connection opens now, before the first turn.

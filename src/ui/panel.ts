@@ -2,7 +2,7 @@
  * One character's chat panel: it renders the character's session (src/app/session/character-session.ts: the
  * backend, the vocabulary, the tools, the history, the turns) and sends it input. The view (panel-view.ts),
  * the input queue (panel-queue.ts), one reply as it plays (panel-reply.ts) and the voice (panel-voice.ts) are
- * its parts. Its window tools come from panel-tools.ts per window kind: the browser build hands rate_relation
+ * its parts. Its window tools come from createWindowTools (src/app/tools/window-tools.ts) per window kind: the browser build hands rate_relation
  * and address_character; the phone hands none (it declares generate_express alone); the desktop app's windows
  * add browser, and main's body_action and look.
  */
@@ -15,7 +15,8 @@ import {
   type TurnHandlers,
   type TurnResult,
 } from "../app/session/character-session.ts";
-import type { WindowKind } from "../app/tools/pet-window-tools.ts";
+import { relationsOverBridge } from "../app/tools/relation.ts";
+import { createWindowTools, type WindowKind } from "../app/tools/window-tools.ts";
 import { SIGNAL_EVENT, SignalEventSchema, signalLabel } from "../app/turn/signal-turn.ts";
 import type { AvatarExecutor } from "../protocol/body.ts";
 import { CharacterAddressedSchema } from "../protocol/events.ts";
@@ -25,7 +26,6 @@ import { createCharacterBackend } from "./backend.ts";
 import type { BridgeClient } from "./bridge-client.ts";
 import { createTurnQueue } from "./panel-queue.ts";
 import { playReply } from "./panel-reply.ts";
-import { createPanelTools } from "./panel-tools.ts";
 import { createPanelView } from "./panel-view.ts";
 import { createPanelVoice } from "./panel-voice.ts";
 import { mountStage } from "./stage-area.ts";
@@ -38,7 +38,7 @@ export interface PanelOptions {
   kv: StoreMirror;
   presetId: string;
   /**
-   * The window it is created for (pet-window-tools.ts): "browser" for the browser build's main view, "phone",
+   * The window it is created for (window-tools.ts): "browser" for the browser build's main view, "phone",
    * and the desktop app's "main" and "pet" windows (desktop-view.ts), which also declare browser (and main
    * body_action and look).
    */
@@ -70,12 +70,14 @@ function openPageSession(opts: PanelOptions): CharacterSession {
     backend: (preset, hello) => createCharacterBackend(preset, hello),
     vocabulary: () => bridge.invoke("vocabulary_get", {}).then((r) => r.vocabulary),
     windowTools: (addressing) =>
-      createPanelTools({
+      createWindowTools({
         kind: opts.kind,
         kv,
         presetId,
         addressing,
         invoke: bridge.invoke,
+        // Each change is decided by the host in one transaction (relation_rate), not read-modify-written here.
+        relations: relationsOverBridge(bridge.invoke, kv),
         avatarExecutor: opts.avatarExecutor,
       }),
     emitAddressed: (p) => bridge.emit(CHARACTER_ADDRESSED_EVENT, p),

@@ -24,7 +24,7 @@ import type { Preset } from "../presets/preset.ts";
 import { getPreset, type KeyValue, openPresets } from "../presets/presets.ts";
 import { relationLineFor } from "../relations/access.ts";
 import { switchStates } from "../switches.ts";
-import type { WindowKind } from "../tools/pet-window-tools.ts";
+import type { WindowKind } from "../tools/window-tools.ts";
 import { createCharacterTurns, type TurnHandlers } from "../turn/character-turns.ts";
 import type { SignalEvent } from "../turn/signal-turn.ts";
 import {
@@ -53,7 +53,7 @@ export interface SessionHistory {
 
 export interface CharacterSessionDeps {
   presetId: string;
-  /** The window the session runs in (pet-window-tools.ts decides its tools). */
+  /** The window the session runs in (window-tools.ts decides its tools). */
   kind: WindowKind;
   /** The store (or the page's mirror of it): presets, relations, switches. */
   kv: KeyValue;

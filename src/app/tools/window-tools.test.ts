@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { scriptedInvoke } from "../../tools/testing/invoke.ts";
-import { Addressing } from "../app/addressing/addressing.ts";
-import type { KeyValue } from "../app/presets/presets.ts";
-import type { WindowKind } from "../app/tools/pet-window-tools.ts";
-import { buildTurnRegistry } from "../app/turn/wire-dispatcher.ts";
-import { DEFAULT_VOCABULARY } from "../app/vocabulary/vocabulary.ts";
-import type { ClientTool } from "../io/chat/tools/client-tools.ts";
-import { createPanelTools } from "./panel-tools.ts";
+import { scriptedInvoke } from "../../../tools/testing/invoke.ts";
+import type { ClientTool } from "../../io/chat/tools/client-tools.ts";
+import { Addressing } from "../addressing/addressing.ts";
+import type { KeyValue } from "../presets/presets.ts";
+import { buildTurnRegistry } from "../turn/wire-dispatcher.ts";
+import { DEFAULT_VOCABULARY } from "../vocabulary/vocabulary.ts";
+import { relationsOverBridge } from "./relation.ts";
+import { createWindowTools, type WindowKind } from "./window-tools.ts";
 
 function memoryKv(init: Record<string, unknown> = {}): KeyValue {
   const data = new Map<string, unknown>(Object.entries(init));
@@ -18,12 +18,14 @@ const PRESETS = { "yui.presets": [{ id: "yui", name: "Yui", avatar: "", voice: "
 /** The registry a page's panel of this kind declares, over an invoke that records the commands it is given. */
 async function panelRegistry(kind: WindowKind, init: Record<string, unknown> = {}) {
   const { invoke, calls } = scriptedInvoke(() => "ran");
-  const tools = createPanelTools({
+  const kv = memoryKv({ ...PRESETS, ...init });
+  const tools = createWindowTools({
     kind,
-    kv: memoryKv({ ...PRESETS, ...init }),
+    kv,
     presetId: "yui",
     addressing: new Addressing({ self: { id: "yui", name: "Yui" } }),
     invoke,
+    relations: relationsOverBridge(invoke, kv),
   });
   const registry = await buildTurnRegistry({ vocabulary: () => DEFAULT_VOCABULARY, windowTools: tools });
   return { registry, calls };
