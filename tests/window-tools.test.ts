@@ -1,12 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { scriptedInvoke } from "../../../tools/testing/invoke.ts";
-import type { ClientTool } from "../../io/chat/tools/client-tools.ts";
-import { Addressing } from "../addressing/addressing.ts";
-import type { KeyValue } from "../presets/presets.ts";
-import { buildTurnRegistry } from "../turn/wire-dispatcher.ts";
-import { DEFAULT_VOCABULARY } from "../vocabulary/vocabulary.ts";
-import { relationsOverBridge } from "./relation.ts";
-import { createWindowTools, type WindowKind } from "./window-tools.ts";
+import { Addressing } from "../src/app/addressing/addressing.ts";
+import type { KeyValue } from "../src/app/presets/presets.ts";
+import { relationsOverBridge } from "../src/app/tools/relation.ts";
+import { createWindowTools, type WindowKind } from "../src/app/tools/window-tools.ts";
+import { buildTurnRegistry } from "../src/app/turn/wire-dispatcher.ts";
+import { DEFAULT_VOCABULARY } from "../src/app/vocabulary/vocabulary.ts";
+import type { ClientTool } from "../src/io/chat/tools/client-tools.ts";
+import { scriptedInvoke } from "../tools/testing/invoke.ts";
 
 function memoryKv(init: Record<string, unknown> = {}): KeyValue {
   const data = new Map<string, unknown>(Object.entries(init));
