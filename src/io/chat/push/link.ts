@@ -123,7 +123,7 @@ export class PushLink {
     this.timers.clear();
   }
 
-  private perform(effect: ConnectionEffect, frame?: Parsed): void {
+  private perform(effect: ConnectionEffect, frame?: Parsed) {
     switch (effect.type) {
       case "emit":
         return this.emitGlobal(effect.event);
@@ -194,7 +194,7 @@ export class PushLink {
   }
 
   /** Opens the socket; its callbacks count only while it is the link's socket. */
-  private dial(): void {
+  private dial() {
     const headers: Record<string, string> = this.opts.token
       ? { authorization: `Bearer ${this.opts.token}` }
       : {};
