@@ -4,10 +4,11 @@ import { Addressing } from "../src/app/addressing/addressing.ts";
 import type { KeyValue } from "../src/app/presets/presets.ts";
 import { openPresets } from "../src/app/presets/presets.ts";
 import { relationLineFor } from "../src/app/relations/access.ts";
+import { createCharacterSession } from "../src/app/session/character-session.ts";
 import { switchStates } from "../src/app/switches.ts";
 import { relationsFromStore } from "../src/app/tools/relation.ts";
 import { createWindowTools } from "../src/app/tools/window-tools.ts";
-import { createCharacterTurns } from "../src/app/turn/character-turns.ts";
+import type { SignalEvent } from "../src/app/turn/signal-turn.ts";
 import {
   type BackendCaller,
   buildTurnRegistry,
@@ -209,17 +210,29 @@ describe("on push a turn's frame says why it runs", () => {
         t.end();
       },
     });
-    const { win, addressing } = mainWindow();
-    const c = await mainPushClient(push, () => win.tools());
-    client = c;
-    const turns = createCharacterTurns({
-      dispatcher: dispatcherOf(win, {
-        runTurn: (i) => c.runTurn({ ...i, context: i.context ?? "" }),
-        declaredTools: () => c.declaredTools(),
-      }),
-      addressing,
+    const { win } = mainWindow();
+    const session = createCharacterSession({
+      presetId: "yui",
+      kind: "main",
+      kv: win.kv,
+      backend: (_p, hello) => {
+        const c = createPushClient({ url: push!.url, connect: nodeConnect, hello });
+        client = c;
+        c.start();
+        return {
+          runTurn: (i) => c.runTurn({ ...i, context: i.context ?? "" }),
+          declaredTools: () => c.declaredTools(),
+        };
+      },
+      vocabulary: () => DEFAULT_VOCABULARY,
+      windowTools: () => win.tools,
       emitAddressed: () => {},
     });
+    const turns = {
+      userTurn: (text: string) => session.userTurn(text),
+      addressedTurn: (payload: unknown) => session.addressedTurn(payload, { text: "", from: "" }),
+      signalTurn: (sig: SignalEvent) => session.signalTurn(sig, { text: "", from: "signal" }),
+    };
     await turns.userTurn("hi");
     await turns.addressedTurn({
       exchange: "x1",
