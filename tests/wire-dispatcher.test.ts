@@ -9,11 +9,7 @@ import { switchStates } from "../src/app/switches.ts";
 import { relationsFromStore } from "../src/app/tools/relation.ts";
 import { createWindowTools } from "../src/app/tools/window-tools.ts";
 import type { SignalEvent } from "../src/app/turn/signal-turn.ts";
-import {
-  type BackendCaller,
-  buildTurnRegistry,
-  createWireDispatcher,
-} from "../src/app/turn/wire-dispatcher.ts";
+import { type BackendCaller, buildTurnRegistry, createTurnSender } from "../src/app/turn/wire-dispatcher.ts";
 import { DEFAULT_VOCABULARY } from "../src/app/vocabulary/vocabulary.ts";
 import { createPushClient, type PushClient } from "../src/io/chat/push/client.ts";
 import { createChatEngine } from "../src/io/chat/stream/engine.ts";
@@ -65,13 +61,13 @@ function mainWindow(browser?: boolean) {
 
 type NodeWindow = ReturnType<typeof mainWindow>["win"];
 
-/** The dispatcher of `win` over `caller`, with the default vocabulary. */
-function dispatcherOf(
+/** The turn sender of `win` over `caller`, with the default vocabulary. */
+function senderOf(
   win: NodeWindow,
   caller: BackendCaller,
-  more: Partial<Parameters<typeof createWireDispatcher>[0]> = {},
+  more: Partial<Parameters<typeof createTurnSender>[0]> = {},
 ) {
-  return createWireDispatcher({
+  return createTurnSender({
     caller,
     presetId: "yui",
     vocabulary: () => DEFAULT_VOCABULARY,
@@ -102,7 +98,7 @@ async function mainPushClient(push: PushBackend, windowTools: () => ReturnType<N
   return c;
 }
 
-/** One turn of main's window through the dispatcher and the real engine, on the loopback backend. */
+/** One turn of main's window through the turn sender and the real engine, on the loopback backend. */
 async function mainTurn(broker: boolean) {
   const { win } = mainWindow(true);
   const engine = createChatEngine({
@@ -110,9 +106,9 @@ async function mainTurn(broker: boolean) {
     baseUrl: broker ? "http://127.0.0.1:9/v1" : backend.url,
     ...(broker ? { brokerBaseUrl: backend.url } : {}),
   });
-  const dispatcher = dispatcherOf(win, engine);
+  const sender = senderOf(win, engine);
   backend.enqueue({ body: responsesStream({ id: "r1", text: ["やあ"] }) });
-  const end = await dispatcher.runTurn({ text: "hi" });
+  const end = await sender.runTurn({ text: "hi" });
   expect(end.outcome).toBe("spoken");
   const body = backend.requests.at(-1)!.body as {
     tools?: unknown[];
@@ -163,13 +159,13 @@ describe("on push the tools are declared at hello, not per turn", () => {
       runTurn: (i) => c.runTurn({ ...i, context: i.context ?? "" }),
       ...(withDeclared ? { declaredTools: () => c.declaredTools() } : {}),
     };
-    const dispatcher = dispatcherOf(win, caller, {
+    const sender = senderOf(win, caller, {
       windowTools,
       now: () => new Date("2026-12-01T12:00:00Z"),
       timeZone: "UTC",
     });
     const before = builds;
-    const end = await dispatcher.runTurn({ text: "hi" });
+    const end = await sender.runTurn({ text: "hi" });
     expect(end.outcome).toBe("spoken");
     const turn = push.frames.find((f) => f.frame.type === "turn")!.frame;
     const result = { context: turn.context, buildsInTurn: builds - before, hello: push.hellos[0]!.tools };

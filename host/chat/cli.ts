@@ -216,7 +216,7 @@ function backendFor(
     p.start();
     return {
       runTurn: (input) => p.runTurn({ ...input, context: input.context ?? "" }),
-      // The tools hello declared: the dispatcher describes these instead of building a list push never sends.
+      // The tools hello declared: the turn sender describes these instead of building a list push never sends.
       declaredTools: () => p.declaredTools(),
       close: () => p.close(),
     };

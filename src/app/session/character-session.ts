@@ -30,9 +30,9 @@ import { type SignalEvent, signalTurnContext, signalTurnMessage } from "../turn/
 import {
   type BackendCaller,
   buildTurnRegistry,
-  createWireDispatcher,
-  type DispatchInput,
-  type WireDispatcher,
+  createTurnSender,
+  type SendTurnInput,
+  type TurnSender,
 } from "../turn/wire-dispatcher.ts";
 import { DEFAULT_VOCABULARY, type Vocabulary } from "../vocabulary/vocabulary.ts";
 
@@ -132,10 +132,10 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
     return { preset: { id: presetId, name: name() }, window: deps.kind, tools: await declaredTools() };
   };
 
-  // The backend and the dispatcher over it, rebuilt together when the preset's backend settings change. A
-  // backend that declares its tools per connection (push: hello.tools) gives them to the dispatcher, which then
+  // The backend and the turn sender over it, rebuilt together when the preset's backend settings change. A
+  // backend that declares its tools per connection (push: hello.tools) gives them to the turn sender, which then
   // builds no registry of its own and describes those in the turn's context.
-  let backend: { key: string; caller: SessionBackend; dispatcher: WireDispatcher } | null = null;
+  let backend: { key: string; caller: SessionBackend; sender: TurnSender } | null = null;
   const current = () => {
     const p = preset();
     if (!p) throw new Error(`the preset ${presetId} no longer exists`);
@@ -144,7 +144,7 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
       backend?.caller.close?.();
       const caller = deps.backend(p, hello);
       caller.setTranscript?.(history().map(({ role, content }) => ({ role, content })));
-      const dispatcher = createWireDispatcher({
+      const sender = createTurnSender({
         caller,
         presetId,
         vocabulary: () => vocabulary,
@@ -153,7 +153,7 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
         contextLines: async (t) =>
           t.some((x) => x.switchId === "relations") ? [relationLineFor(kv, presetId, openPresets(kv))] : [],
       });
-      backend = { key, caller, dispatcher };
+      backend = { key, caller, sender };
     }
     return backend;
   };
@@ -161,7 +161,7 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
   /** One turn with the characters' conversation around it (docs/relations.md); null when it may not run. */
   const run = (origin: TurnOrigin, text: string, context: string[], h: TurnHandlers) =>
     runAddressedTurn(
-      { runTurn: (input) => current().dispatcher.runTurn(input) },
+      { runTurn: (input) => current().sender.runTurn(input) },
       addressing,
       (p) => deps.emitAddressed(p),
       { origin, text, context },
@@ -242,7 +242,7 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
  * event goes out.
  */
 async function runAddressedTurn(
-  dispatcher: { runTurn(input: DispatchInput): Promise<TurnEnd> },
+  sender: { runTurn(input: SendTurnInput): Promise<TurnEnd> },
   addressing: Addressing,
   emitAddressed: (payload: CharacterAddressed) => void,
   turn: { origin: TurnOrigin; text: string; context: string[] },
@@ -250,7 +250,7 @@ async function runAddressedTurn(
 ): Promise<TurnEnd | null> {
   const turnId = globalThis.crypto.randomUUID();
   if (!addressing.beginTurn(turnId, turn.origin)) return null;
-  const end = await dispatcher.runTurn({
+  const end = await sender.runTurn({
     text: turn.text,
     turnId,
     context: turn.context,
