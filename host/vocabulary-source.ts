@@ -8,7 +8,7 @@ export const VOCABULARY_FILE = "vocabulary.json";
 
 /**
  * A vocabulary read from a file and re-read when the file changes (checked on every call, one stat);
- * use it as the wire dispatcher's `vocabulary`. A missing file gives the shipped defaults; an invalid file
+ * use it as the turn sender's `vocabulary`. A missing file gives the shipped defaults; an invalid file
  * is refused through onError and the last good vocabulary stays in force.
  */
 export function fileVocabulary(

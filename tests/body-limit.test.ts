@@ -14,13 +14,14 @@ import { connectClient, type ServedMcp, serveMcp } from "@yui/mod-kit";
 import { freePort, waitFor } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectHostBridge, type HostBridge } from "../host/chat/host-bridge.ts";
-import { createNodeWindow } from "../host/chat/node-window.ts";
 import { type BodyHost, startBodyHost } from "../host/desktop/testing.ts";
 import { nodeConnect } from "../host/push-socket.ts";
 import { createIngressClient } from "../Mods/avatar/src/ingress-client.ts";
 import { buildServer } from "../Mods/avatar/src/server.ts";
 import { Addressing } from "../src/app/addressing/addressing.ts";
-import { executorOverBridge } from "../src/body/remote.ts";
+import { relationsFromStore } from "../src/app/tools/relation.ts";
+import { createWindowTools } from "../src/app/tools/window-tools.ts";
+import { executorOverBridge } from "../src/io/bridge/body-executor.ts";
 import { createPushClient } from "../src/io/chat/push/client.ts";
 import { createChatEngine } from "../src/io/chat/stream/engine.ts";
 import type { EngineEvent, Transport } from "../src/io/chat/stream/types.ts";
@@ -32,6 +33,7 @@ import {
   type ScriptedBackend,
   startScriptedBackend,
 } from "../tools/scripted-backend/server.ts";
+import { scriptedInvoke } from "../tools/testing/invoke.ts";
 import { runYui } from "../tools/testing/yui-process.ts";
 
 /** 20 px/s: the far corner is half a minute away; the limit is 1.5 s. */
@@ -67,14 +69,17 @@ async function expectStoppedOnHerWay(way: { from: number; to: number }): Promise
 
 /** Main's window in this Node process over the host's bridge, as `yui chat --host` wires it. */
 function mainTools() {
-  const win = createNodeWindow({
-    kv: body.host.store,
-    kind: "main",
-    presetId: "yui",
-    addressing: new Addressing({ self: { id: "yui", name: "YUI" } }),
-    invoke: async () => null,
-    avatarExecutor: () => executorOverBridge(bridge.invoke),
-  });
+  const win = {
+    tools: createWindowTools({
+      kv: body.host.store,
+      kind: "main",
+      presetId: "yui",
+      addressing: new Addressing({ self: { id: "yui", name: "YUI" } }),
+      invoke: scriptedInvoke().invoke,
+      avatarExecutor: () => executorOverBridge(bridge.invoke),
+      relations: relationsFromStore(body.host.store),
+    }),
+  };
   return win.tools();
 }
 

@@ -107,11 +107,6 @@ describe("browser relay over the host's commands", () => {
     }
   });
 
-  it("rejects a host answer that is neither text nor text with images", async () => {
-    const relay = createBrowserRelay(async () => ({ text: 1 }));
-    await expect(relay.run("alice", "x", new AbortController().signal)).rejects.toThrow(/unexpected result/);
-  });
-
   it("passes on a failure of the bridge itself as an error", async () => {
     const relay = createBrowserRelay(async () => {
       throw new Error("bridge closed");

@@ -1,17 +1,18 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { createNodeWindow } from "../host/chat/node-window.ts";
 import { Addressing } from "../src/app/addressing/addressing.ts";
 import type { KeyValue } from "../src/app/presets/presets.ts";
 import { AVATAR_ERRORS, createAvatarTools } from "../src/app/tools/avatar.ts";
-import { WINDOW_KINDS, type WindowKind } from "../src/app/tools/pet-window-tools.ts";
+import { relationsFromStore } from "../src/app/tools/relation.ts";
+import { createWindowTools, WINDOW_KINDS, type WindowKind } from "../src/app/tools/window-tools.ts";
 import { toolSwitchesLine } from "../src/app/turn/client-context.ts";
 import { buildTurnRegistry } from "../src/app/turn/wire-dispatcher.ts";
 import { DEFAULT_VOCABULARY } from "../src/app/vocabulary/vocabulary.ts";
 import type { ClientTool } from "../src/io/chat/tools/client-tools.ts";
 import { declareTools } from "../src/io/chat/tools/declare.ts";
 import type { AvatarExecutor } from "../src/protocol/body.ts";
+import { scriptedInvoke } from "../tools/testing/invoke.ts";
 
 /** A plain in-memory key-value store with the app's switch keys. */
 function memoryKv(init: Record<string, unknown> = {}): KeyValue & { data: Map<string, unknown> } {
@@ -20,13 +21,16 @@ function memoryKv(init: Record<string, unknown> = {}): KeyValue & { data: Map<st
 }
 
 function windowRegistry(kind: WindowKind, kv: KeyValue = memoryKv()): Promise<ClientTool[]> {
-  const win = createNodeWindow({
-    kv,
-    kind,
-    presetId: "yui",
-    addressing: new Addressing({ self: { id: "yui", name: "YUI" } }),
-    invoke: async () => "unused",
-  });
+  const win = {
+    tools: createWindowTools({
+      kv,
+      kind,
+      presetId: "yui",
+      addressing: new Addressing({ self: { id: "yui", name: "YUI" } }),
+      invoke: scriptedInvoke().invoke,
+      relations: relationsFromStore(kv),
+    }),
+  };
   return buildTurnRegistry({ vocabulary: () => DEFAULT_VOCABULARY, windowTools: () => win.tools() });
 }
 

@@ -1,10 +1,11 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { createNodeWindow } from "../host/chat/node-window.ts";
 import { nodeConnect } from "../host/push-socket.ts";
 import { Addressing } from "../src/app/addressing/addressing.ts";
 import type { KeyValue } from "../src/app/presets/presets.ts";
 import { createGenerateExpressTool } from "../src/app/tools/express.ts";
-import type { WindowKind } from "../src/app/tools/pet-window-tools.ts";
+import { relationsFromStore } from "../src/app/tools/relation.ts";
+import type { WindowKind } from "../src/app/tools/window-tools.ts";
+import { createWindowTools } from "../src/app/tools/window-tools.ts";
 import { DEFAULT_VOCABULARY } from "../src/app/vocabulary/vocabulary.ts";
 import {
   createPushClient,
@@ -17,6 +18,7 @@ import type { EngineEvent } from "../src/io/chat/stream/types.ts";
 import type { ClientTool } from "../src/io/chat/tools/client-tools.ts";
 import type { AvatarExecutor } from "../src/protocol/body.ts";
 import { type PushBackend, startPushBackend } from "../tools/push-backend/server.ts";
+import { scriptedInvoke } from "../tools/testing/invoke.ts";
 
 function memoryKv(init: Record<string, unknown> = {}): KeyValue {
   const data = new Map<string, unknown>(Object.entries(init));
@@ -64,14 +66,17 @@ function setup(
   const kv =
     opts.kv ??
     memoryKv({ "yui.presets": presets, "yui.presets.active": "yui", "yui.relations": { enabled: true } });
-  const win = createNodeWindow({
-    kv,
-    kind: opts.kind ?? "main",
-    presetId: "yui",
-    addressing: new Addressing({ self: { id: "yui", name: "YUI" } }),
-    invoke: async () => "unused",
-    avatarExecutor: () => executor,
-  });
+  const win = {
+    tools: createWindowTools({
+      kv,
+      kind: opts.kind ?? "main",
+      presetId: "yui",
+      addressing: new Addressing({ self: { id: "yui", name: "YUI" } }),
+      invoke: scriptedInvoke().invoke,
+      avatarExecutor: () => executor,
+      relations: relationsFromStore(kv),
+    }),
+  };
   const global: { e: EngineEvent | PushConnectionEvent; turnId?: string }[] = [];
   const c = createPushClient({
     url: backend!.url,

@@ -4,6 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { nodeBridgeSocket } from "../host/chat/host-bridge.ts";
 import { type Host, startHost } from "../host/server/server.ts";
 import { bridgeClient } from "../host/server/testing.ts";
 import { openStore, type Store } from "../host/store/store.ts";
@@ -16,6 +17,7 @@ import {
   relationsFromStore,
   relationsOverBridge,
 } from "../src/app/tools/relation.ts";
+import { type BridgeClient, createBridgeClient } from "../src/io/bridge/client.ts";
 import type { ClientTool } from "../src/io/chat/tools/client-tools.ts";
 import { characterPreset } from "../src/protocol/preset.ts";
 
@@ -309,6 +311,7 @@ describe("rate_relation from two windows of one character on a real host", () =>
   let hostDir: string;
   let host: Host;
   const clients: Awaited<ReturnType<typeof bridgeClient>>[] = [];
+  const windows: BridgeClient[] = [];
 
   beforeEach(async () => {
     hostDir = mkdtempSync(join(tmpdir(), "yui-rel-host-"));
@@ -320,24 +323,29 @@ describe("rate_relation from two windows of one character on a real host", () =>
   });
   afterEach(async () => {
     for (const c of clients.splice(0)) c.close();
+    for (const c of windows.splice(0)) c.close();
     await host.close();
     rmSync(hostDir, { recursive: true, force: true });
   });
 
   /** A window as the app has it: its own bridge connection, its store snapshot, the tool over relation_rate. */
   async function windowTool(): Promise<ClientTool> {
-    const client = await bridgeClient(host.port);
-    clients.push(client);
-    const invoke = async (command: string, args: unknown) => {
-      const r = await client.invoke(command, args);
-      if (!r.ok) throw new Error(r.error);
-      return r.value;
-    };
-    const kv = { get: (k: string) => client.snapshot[k], set: () => undefined };
+    // The bridge client a page uses, over Node's WebSocket.
+    const client = createBridgeClient({
+      url: `ws://127.0.0.1:${host.port}/bridge`,
+      socket: nodeBridgeSocket(),
+    });
+    let snapshot: Record<string, unknown> = {};
+    client.onHello((s) => {
+      snapshot = s;
+    });
+    await client.ready;
+    windows.push(client);
+    const kv = { get: (k: string) => snapshot[k], set: () => undefined };
     return createRateRelationTool({
       openPresets: () => openPresets(kv),
       presetId: "mika",
-      ...relationsOverBridge(invoke, kv),
+      ...relationsOverBridge(client.invoke, kv),
     });
   }
 

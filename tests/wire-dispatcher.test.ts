@@ -1,14 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createNodeWindow } from "../host/chat/node-window.ts";
 import { nodeConnect } from "../host/push-socket.ts";
 import { Addressing } from "../src/app/addressing/addressing.ts";
 import type { KeyValue } from "../src/app/presets/presets.ts";
-import { createCharacterTurns } from "../src/app/turn/character-turns.ts";
-import {
-  type BackendCaller,
-  buildTurnRegistry,
-  createWireDispatcher,
-} from "../src/app/turn/wire-dispatcher.ts";
+import { openPresets } from "../src/app/presets/presets.ts";
+import { relationLineFor } from "../src/app/relations/access.ts";
+import { createCharacterSession } from "../src/app/session/character-session.ts";
+import { switchStates } from "../src/app/switches.ts";
+import { relationsFromStore } from "../src/app/tools/relation.ts";
+import { createWindowTools } from "../src/app/tools/window-tools.ts";
+import type { SignalEvent } from "../src/app/turn/signal-turn.ts";
+import { type BackendCaller, buildTurnRegistry, createTurnSender } from "../src/app/turn/wire-dispatcher.ts";
 import { DEFAULT_VOCABULARY } from "../src/app/vocabulary/vocabulary.ts";
 import { createPushClient, type PushClient } from "../src/io/chat/push/client.ts";
 import { createChatEngine } from "../src/io/chat/stream/engine.ts";
@@ -19,6 +20,7 @@ import {
   type ScriptedBackend,
   startScriptedBackend,
 } from "../tools/scripted-backend/server.ts";
+import { scriptedInvoke } from "../tools/testing/invoke.ts";
 
 function memoryKv(init: Record<string, unknown> = {}): KeyValue {
   const data = new Map<string, unknown>(Object.entries(init));
@@ -44,31 +46,38 @@ function mainWindow(browser?: boolean) {
     ...(browser === undefined ? {} : { "yui.browser": { enabled: browser } }),
   });
   const addressing = new Addressing({ self: { id: "yui", name: "YUI" } });
-  const win = createNodeWindow({
-    kv,
-    kind: "main",
-    presetId: "yui",
-    addressing,
-    invoke: async () => "unused",
-  });
-  return { win, addressing };
+  const win = {
+    tools: createWindowTools({
+      kv,
+      kind: "main",
+      presetId: "yui",
+      addressing,
+      invoke: scriptedInvoke().invoke,
+      relations: relationsFromStore(kv),
+    }),
+  };
+  return { win: { ...win, kv }, addressing };
 }
 
 type NodeWindow = ReturnType<typeof mainWindow>["win"];
 
-/** The dispatcher of `win` over `caller`, with the default vocabulary. */
-function dispatcherOf(
+/** The turn sender of `win` over `caller`, with the default vocabulary. */
+function senderOf(
   win: NodeWindow,
   caller: BackendCaller,
-  more: Partial<Parameters<typeof createWireDispatcher>[0]> = {},
+  more: Partial<Parameters<typeof createTurnSender>[0]> = {},
 ) {
-  return createWireDispatcher({
+  return createTurnSender({
     caller,
     presetId: "yui",
     vocabulary: () => DEFAULT_VOCABULARY,
     windowTools: () => win.tools(),
-    switches: () => win.switches(),
-    contextLines: (tools) => win.contextLines(tools),
+    switches: async () => switchStates(win.kv),
+    // The relation: line, when the window declares rate_relation and Relations is on (as the session adds it).
+    contextLines: async (tools) =>
+      tools.some((t) => t.switchId === "relations")
+        ? [relationLineFor(win.kv, "yui", openPresets(win.kv))]
+        : [],
     ...more,
   });
 }
@@ -89,7 +98,7 @@ async function mainPushClient(push: PushBackend, windowTools: () => ReturnType<N
   return c;
 }
 
-/** One turn of main's window through the dispatcher and the real engine, on the loopback backend. */
+/** One turn of main's window through the turn sender and the real engine, on the loopback backend. */
 async function mainTurn(broker: boolean) {
   const { win } = mainWindow(true);
   const engine = createChatEngine({
@@ -97,9 +106,9 @@ async function mainTurn(broker: boolean) {
     baseUrl: broker ? "http://127.0.0.1:9/v1" : backend.url,
     ...(broker ? { brokerBaseUrl: backend.url } : {}),
   });
-  const dispatcher = dispatcherOf(win, engine);
+  const sender = senderOf(win, engine);
   backend.enqueue({ body: responsesStream({ id: "r1", text: ["やあ"] }) });
-  const end = await dispatcher.runTurn({ text: "hi" });
+  const end = await sender.runTurn({ text: "hi" });
   expect(end.outcome).toBe("spoken");
   const body = backend.requests.at(-1)!.body as {
     tools?: unknown[];
@@ -150,13 +159,13 @@ describe("on push the tools are declared at hello, not per turn", () => {
       runTurn: (i) => c.runTurn({ ...i, context: i.context ?? "" }),
       ...(withDeclared ? { declaredTools: () => c.declaredTools() } : {}),
     };
-    const dispatcher = dispatcherOf(win, caller, {
+    const sender = senderOf(win, caller, {
       windowTools,
       now: () => new Date("2026-12-01T12:00:00Z"),
       timeZone: "UTC",
     });
     const before = builds;
-    const end = await dispatcher.runTurn({ text: "hi" });
+    const end = await sender.runTurn({ text: "hi" });
     expect(end.outcome).toBe("spoken");
     const turn = push.frames.find((f) => f.frame.type === "turn")!.frame;
     const result = { context: turn.context, buildsInTurn: builds - before, hello: push.hellos[0]!.tools };
@@ -197,17 +206,29 @@ describe("on push a turn's frame says why it runs", () => {
         t.end();
       },
     });
-    const { win, addressing } = mainWindow();
-    const c = await mainPushClient(push, () => win.tools());
-    client = c;
-    const turns = createCharacterTurns({
-      dispatcher: dispatcherOf(win, {
-        runTurn: (i) => c.runTurn({ ...i, context: i.context ?? "" }),
-        declaredTools: () => c.declaredTools(),
-      }),
-      addressing,
+    const { win } = mainWindow();
+    const session = createCharacterSession({
+      presetId: "yui",
+      kind: "main",
+      kv: win.kv,
+      backend: (_p, hello) => {
+        const c = createPushClient({ url: push!.url, connect: nodeConnect, hello });
+        client = c;
+        c.start();
+        return {
+          runTurn: (i) => c.runTurn({ ...i, context: i.context ?? "" }),
+          declaredTools: () => c.declaredTools(),
+        };
+      },
+      vocabulary: () => DEFAULT_VOCABULARY,
+      windowTools: () => win.tools,
       emitAddressed: () => {},
     });
+    const turns = {
+      userTurn: (text: string) => session.userTurn(text),
+      addressedTurn: (payload: unknown) => session.addressedTurn(payload, { text: "", from: "" }),
+      signalTurn: (sig: SignalEvent) => session.signalTurn(sig, { text: "", from: "signal" }),
+    };
     await turns.userTurn("hi");
     await turns.addressedTurn({
       exchange: "x1",

@@ -13,13 +13,7 @@ import {
   unreadableShotsNote,
 } from "../../src/io/browser/results.ts";
 import type { ImageResult, ToolResult } from "../../src/io/chat/tools/client-tools.ts";
-import {
-  browserGuide,
-  browserHostConfig,
-  browserRun,
-  type CommandHandler,
-  registerBrowserCommands,
-} from "./commands.ts";
+import { browserGuide, browserHostConfig, browserRun, registerBrowserCommands } from "./commands.ts";
 import { buildScript } from "./prelude.ts";
 import { type BrowserHarness, harnessPerTest, waitFor } from "./testing.ts";
 
@@ -240,7 +234,7 @@ describe("browser_run: the backstop", () => {
     expect(exit.code).toBe(0);
     expect(await leftoverFolders(h.standin.tmp)).toHaveLength(1);
     const mounted: string[] = [];
-    await registerBrowserCommands((name: string, _handler: CommandHandler) => mounted.push(name), h.config);
+    await registerBrowserCommands((name: string) => mounted.push(name), h.config);
     expect(mounted).toEqual(["browser_run", "browser_guide"]);
     expect(await leftoverFolders(h.standin.tmp)).toEqual([]);
   });

@@ -12,8 +12,9 @@ import {
   type SessionBackend,
   type TurnResult,
 } from "../../src/app/session/character-session.ts";
-import { WINDOW_KINDS, type WindowKind } from "../../src/app/tools/pet-window-tools.ts";
-import { executorOverBridge } from "../../src/body/remote.ts";
+import { relationsFromStore } from "../../src/app/tools/relation.ts";
+import { createWindowTools, WINDOW_KINDS, type WindowKind } from "../../src/app/tools/window-tools.ts";
+import { executorOverBridge } from "../../src/io/bridge/body-executor.ts";
 import { createPushClient, type HelloInfo, type PushConnectionEvent } from "../../src/io/chat/push/client.ts";
 import { createChatEngine } from "../../src/io/chat/stream/engine.ts";
 import type { EngineEvent } from "../../src/io/chat/stream/types.ts";
@@ -23,7 +24,6 @@ import { nodeConnect } from "../push-socket.ts";
 import { openStore } from "../store/store.ts";
 import { fileVocabulary } from "../vocabulary-source.ts";
 import { bridgeUrl, connectHostBridge, type HostBridge } from "./host-bridge.ts";
-import { createNodeWindow } from "./node-window.ts";
 
 export const CHAT_USAGE = `usage: yui chat --base-url URL --transport chat|responses [options] --message TEXT [--message TEXT ...]
        yui chat --transport push --push-url URL [options] --message TEXT [--message TEXT ...]
@@ -69,7 +69,7 @@ The store lives in the data directory ($YUI_DATA_DIR overrides it).
 
 /** Runs `yui chat` with argv; returns the exit status. */
 export async function main(argv: string[]): Promise<number> {
-  let values: ReturnType<typeof parse>["values"];
+  let values: Options;
   try {
     values = parse(argv).values;
   } catch (e) {
@@ -129,100 +129,35 @@ export async function main(argv: string[]): Promise<number> {
     for (const [i, id] of [mainId, ...others].entries()) {
       const preset = getPreset(store, id)!;
       const windowKind = i === 0 ? kind : "pet";
-      const transport = values.transport ?? preset.backend.transport;
-      if (transport !== "chat" && transport !== "responses" && transport !== "push") {
-        return fail("--transport must be chat, responses or push");
-      }
-      const baseUrl = values["base-url"] || process.env.OPENAI_BASE_URL || preset.backend.base_url;
-      const pushUrl = values["push-url"] ?? preset.backend.push_url;
-      if (transport === "push" && !pushUrl) return fail("give --push-url for the push transport");
-      if (transport !== "push" && !baseUrl) return fail("give --base-url (or set OPENAI_BASE_URL)");
-      const apiKey = values["api-key"] || process.env.OPENAI_API_KEY || storedApiKey(store, id);
       const out = (e: EngineEvent | PushConnectionEvent) => print(e, multi ? preset.id : undefined);
-      // The command line's backend settings override the preset's; the backend is built once.
-      const backend = (_p: Preset, hello: () => Promise<HelloInfo>): SessionBackend => {
-        if (transport !== "push") {
-          return createChatEngine({
-            transport,
-            baseUrl: baseUrl!,
-            apiKey,
-            model: values.model || process.env.OPENAI_MODEL || preset.backend.model,
-            brokerBaseUrl: values["broker-base-url"] ?? preset.backend.broker_base_url,
-            instructions: preset.persona || undefined,
-            idleTimeoutMs: idle,
-          });
-        }
-        const p = createPushClient({
-          url: pushUrl!,
-          token: apiKey,
-          connect: nodeConnect,
-          idleMs: idle,
-          hello,
-          onEvent: (e) => {
-            if (e.type === "connection" && e.state === "closed")
-              process.stderr.write(`yui chat: push connection closed: ${e.error}\n`);
-            else if (e.type === "protocol_error")
-              process.stderr.write(`yui chat: push backend: ${e.code}: ${e.message}\n`);
-            // A turn the backend started on its own prints like any other.
-            else if (e.type !== "connection") out(e);
-          },
-        });
-        p.start();
-        return {
-          runTurn: (input) => p.runTurn({ ...input, context: input.context ?? "" }),
-          // The tools hello declared: the dispatcher describes these instead of building a list push never sends.
-          declaredTools: () => p.declaredTools(),
-          close: () => p.close(),
-        };
-      };
+      const backend = backendFor(values, preset, store, idle, out);
+      if (typeof backend === "string") return fail(backend);
       const session = createCharacterSession({
         presetId: preset.id,
         kind: windowKind,
         kv: store,
         backend,
         vocabulary,
-        windowTools: (addressing) => {
-          const win = createNodeWindow({
+        windowTools: (addressing) =>
+          createWindowTools({
             kv: store,
             kind: windowKind,
             presetId: preset.id,
             addressing,
-            invoke: (name, args, opts) => commands.invoke(name, args, opts),
+            invoke: commands.run,
+            relations: relationsFromStore(store),
             avatarExecutor: () => executor,
-          });
-          return () => win.tools();
-        },
+          }),
         emitAddressed: (ev) => queue.push(ev),
       });
       // A push connection opens now, before the first turn.
       session.warm();
       sessions.set(preset.id, { session, out });
     }
-
-    const stop = new AbortController();
-    process.once("SIGINT", () => stop.abort());
-    let ok = true;
-    const judge = ({ end }: TurnResult) => {
-      if (end && end.outcome !== "spoken" && end.outcome !== "silent") ok = false;
-    };
-    const main = sessions.get(mainId)!;
-    for (const text of messages) {
-      // A message from the user wakes her, or interrupts her bed's setup (docs/body.md).
-      if (kind === "main") await hostBridge?.invoke("body_poke", {}).catch(() => {});
-      judge(await main.session.userTurn(text, { signal: stop.signal, onEvent: main.out }));
-      // The characters' conversation: each addressed reply gives the named character a turn, up to the chain cap.
-      while (queue.length && !stop.signal.aborted) {
-        const event = queue.shift()!;
-        const target = sessions.get(event.to.id);
-        if (multi) print({ type: "character_addressed", ...event }, undefined);
-        const incoming = { text: event.text, from: event.from.name };
-        if (target)
-          judge(
-            await target.session.addressedTurn(event, incoming, { signal: stop.signal, onEvent: target.out }),
-          );
-      }
-      if (stop.signal.aborted) break;
-    }
+    // A message from the user wakes her, or interrupts her bed's setup (docs/body.md).
+    const poke =
+      kind === "main" && hostBridge ? () => hostBridge!.invoke("body_poke", {}).then(() => {}) : null;
+    const ok = await converse(sessions, mainId, messages, queue, { multi, poke });
     return ok ? 0 : 1;
   } finally {
     hostBridge?.close();
@@ -231,11 +166,107 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+/**
+ * The backend of one character, from the command line's settings over the preset's (built once), or what is
+ * wrong with them.
+ */
+function backendFor(
+  values: Options,
+  preset: Preset,
+  store: KeyValue,
+  idle: number | undefined,
+  out: (e: EngineEvent | PushConnectionEvent) => void,
+): string | ((p: Preset, hello: () => Promise<HelloInfo>) => SessionBackend) {
+  const transport = values.transport ?? preset.backend.transport;
+  if (transport !== "chat" && transport !== "responses" && transport !== "push") {
+    return "--transport must be chat, responses or push";
+  }
+  const baseUrl = values["base-url"] || process.env.OPENAI_BASE_URL || preset.backend.base_url;
+  const pushUrl = values["push-url"] ?? preset.backend.push_url;
+  if (transport === "push" && !pushUrl) return "give --push-url for the push transport";
+  if (transport !== "push" && !baseUrl) return "give --base-url (or set OPENAI_BASE_URL)";
+  const apiKey = values["api-key"] || process.env.OPENAI_API_KEY || storedApiKey(store, preset.id);
+  return (_p, hello) => {
+    if (transport !== "push") {
+      return createChatEngine({
+        transport,
+        baseUrl: baseUrl!,
+        apiKey,
+        model: values.model || process.env.OPENAI_MODEL || preset.backend.model,
+        brokerBaseUrl: values["broker-base-url"] ?? preset.backend.broker_base_url,
+        instructions: preset.persona || undefined,
+        idleTimeoutMs: idle,
+      });
+    }
+    const p = createPushClient({
+      url: pushUrl!,
+      token: apiKey,
+      connect: nodeConnect,
+      idleMs: idle,
+      hello,
+      onEvent: (e) => {
+        if (e.type === "connection" && e.state === "closed")
+          process.stderr.write(`yui chat: push connection closed: ${e.error}\n`);
+        else if (e.type === "protocol_error")
+          process.stderr.write(`yui chat: push backend: ${e.code}: ${e.message}\n`);
+        // A turn the backend started on its own prints like any other.
+        else if (e.type !== "connection") out(e);
+      },
+    });
+    p.start();
+    return {
+      runTurn: (input) => p.runTurn({ ...input, context: input.context ?? "" }),
+      // The tools hello declared: the turn sender describes these instead of building a list push never sends.
+      declaredTools: () => p.declaredTools(),
+      close: () => p.close(),
+    };
+  };
+}
+
+/**
+ * Runs one user turn per message with the main character, and after each the characters' conversation: each
+ * addressed reply gives the named character a turn, up to the chain cap. Ctrl-C stops it. True when every turn
+ * ended spoken or silent.
+ */
+async function converse(
+  sessions: Map<string, { session: CharacterSession; out: (e: EngineEvent) => void }>,
+  mainId: string,
+  messages: string[],
+  queue: CharacterAddressed[],
+  o: { multi: boolean; poke: (() => Promise<void>) | null },
+): Promise<boolean> {
+  const stop = new AbortController();
+  process.once("SIGINT", () => stop.abort());
+  let ok = true;
+  const judge = ({ end }: TurnResult) => {
+    if (end && end.outcome !== "spoken" && end.outcome !== "silent") ok = false;
+  };
+  const main = sessions.get(mainId)!;
+  for (const text of messages) {
+    await o.poke?.().catch(() => {});
+    judge(await main.session.userTurn(text, { signal: stop.signal, onEvent: main.out }));
+    while (queue.length && !stop.signal.aborted) {
+      const event = queue.shift()!;
+      const target = sessions.get(event.to.id);
+      if (o.multi) print({ type: "character_addressed", ...event }, undefined);
+      const incoming = { text: event.text, from: event.from.name };
+      if (target)
+        judge(
+          await target.session.addressedTurn(event, incoming, { signal: stop.signal, onEvent: target.out }),
+        );
+    }
+    if (stop.signal.aborted) break;
+  }
+  return ok;
+}
+
 /** The stored API key of a preset, if any (kept host-side). */
 function storedApiKey(kv: KeyValue, presetId: string): string | undefined {
   const v = kv.get(PRESET_KEYS.apiKey(presetId));
   return typeof v === "string" && v ? v : undefined;
 }
+
+type Options = ReturnType<typeof parse>["values"];
 
 function parse(argv: string[]) {
   return parseArgs({

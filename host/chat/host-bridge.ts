@@ -1,15 +1,18 @@
 /**
  * `yui chat --host URL`: a bridge connection from a Node process to a running YUI host, so that main's tools
- * reach the avatar executor main's desktop window holds there (docs/body.md "The avatar executor"). Only the
- * invoke side of the bridge: commands with their answers, cancelled when the caller stops waiting.
+ * reach the avatar executor main's desktop window holds there (docs/body.md "The avatar executor"). The bridge
+ * client is the pages' own (src/io/bridge/client.ts) over `ws`, since Node 20 has no WebSocket of its own.
  */
 import { WebSocket } from "ws";
-import { type HostFrame, HostFrameSchema } from "../../src/protocol/frames.ts";
+import { type BridgeClient, createBridgeClient, type OpenBridgeSocket } from "../../src/io/bridge/client.ts";
 import { BRIDGE_PATH } from "../../src/protocol/limits.ts";
 
-export interface HostBridge {
-  invoke(command: string, args: unknown, opts?: { signal?: AbortSignal }): Promise<unknown>;
-  close(): void;
+export type HostBridge = BridgeClient;
+
+/** How a Node process connects to the host's bridge. */
+export interface HostBridgeOptions {
+  /** Extra headers of the WebSocket upgrade. */
+  headers?: Record<string, string>;
 }
 
 /** The bridge URL of a host's address (`http://127.0.0.1:<port>/`); only loopback hosts are accepted. */
@@ -28,51 +31,35 @@ export function bridgeUrl(host: string): string {
   return `ws://${u.host}${BRIDGE_PATH}`;
 }
 
+/** Opens `ws` WebSockets for the bridge client, with the options' headers. */
+export function nodeBridgeSocket(options: HostBridgeOptions = {}): OpenBridgeSocket {
+  return (url, on) => {
+    // The bridge refuses a non-loopback Origin; a Node client sends none by default, which it accepts.
+    const ws = new WebSocket(url, { headers: options.headers });
+    ws.on("open", () => on.open());
+    ws.on("message", (data, isBinary) => {
+      if (!isBinary) on.message(data.toString());
+    });
+    ws.on("error", (e) => on.error(e));
+    ws.on("close", () => on.close());
+    return {
+      send: (text) => ws.send(text),
+      close: () => ws.close(),
+      get open() {
+        return ws.readyState === WebSocket.OPEN;
+      },
+    };
+  };
+}
+
 /** Connects and waits for the host's hello; rejects when the host cannot be reached. */
-export function connectHostBridge(host: string): Promise<HostBridge> {
-  const url = bridgeUrl(host);
-  // The bridge refuses a non-loopback Origin; a Node client sends none by default, which it accepts.
-  const ws = new WebSocket(url);
-  const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
-  let next = 0;
-  ws.on("message", (data) => {
-    let f: HostFrame;
-    try {
-      f = HostFrameSchema.parse(JSON.parse(String(data))) as HostFrame;
-    } catch {
-      return;
-    }
-    if (f.type !== "result") return;
-    const p = pending.get(f.id);
-    pending.delete(f.id);
-    if (p) f.ok ? p.resolve(f.value) : p.reject(new Error(f.error));
-  });
-  ws.on("close", () => {
-    for (const p of pending.values()) p.reject(new Error("the YUI host is not reachable"));
-    pending.clear();
-  });
-  return new Promise((resolve, reject) => {
-    ws.once("error", (e) => reject(new Error(`cannot reach the YUI host at ${host}: ${e.message}`)));
-    ws.once("message", () =>
-      resolve({
-        invoke(command, args, opts) {
-          if (ws.readyState !== WebSocket.OPEN)
-            return Promise.reject(new Error("the YUI host is not reachable"));
-          const id = ++next;
-          return new Promise((res, rej) => {
-            pending.set(id, { resolve: res, reject: rej });
-            ws.send(JSON.stringify({ type: "invoke", id, command, args }));
-            opts?.signal?.addEventListener(
-              "abort",
-              () => {
-                if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "cancel", id }));
-              },
-              { once: true },
-            );
-          });
-        },
-        close: () => ws.close(),
-      }),
-    );
-  });
+export async function connectHostBridge(host: string, options: HostBridgeOptions = {}): Promise<HostBridge> {
+  const client = createBridgeClient({ url: bridgeUrl(host), socket: nodeBridgeSocket(options) });
+  try {
+    await client.ready;
+  } catch (e) {
+    client.close();
+    throw new Error(`cannot reach the YUI host at ${host}: ${(e as Error).message}`);
+  }
+  return client;
 }

@@ -5,13 +5,13 @@
 import { parseArgs } from "node:util";
 import { Addressing } from "../../src/app/addressing/addressing.ts";
 import { activePresetId, getPreset } from "../../src/app/presets/presets.ts";
-import { WINDOW_KINDS, type WindowKind } from "../../src/app/tools/pet-window-tools.ts";
+import { relationsFromStore } from "../../src/app/tools/relation.ts";
+import { createWindowTools, WINDOW_KINDS, type WindowKind } from "../../src/app/tools/window-tools.ts";
 import { buildTurnRegistry } from "../../src/app/turn/wire-dispatcher.ts";
 import { helloTools } from "../../src/io/chat/push/client.ts";
 import { declareTools } from "../../src/io/chat/tools/declare.ts";
 import { openStore } from "../store/store.ts";
 import { fileVocabulary } from "../vocabulary-source.ts";
-import { createNodeWindow } from "./node-window.ts";
 
 export const TOOLS_USAGE = `usage: yui tools --window main|pet|bound|browser|phone --transport chat|responses|push [--vocabulary FILE] [--preset ID]
 
@@ -55,7 +55,7 @@ export async function main(argv: string[]): Promise<number> {
       process.stderr.write(`yui tools: unknown preset ${presetId}\n`);
       return 2;
     }
-    const win = createNodeWindow({
+    const tools = createWindowTools({
       kv: store,
       kind,
       presetId,
@@ -63,10 +63,11 @@ export async function main(argv: string[]): Promise<number> {
       invoke: async () => {
         throw new Error("yui tools runs no command");
       },
+      relations: relationsFromStore(store),
     });
     const registry = await buildTurnRegistry({
       vocabulary: fileVocabulary(values.vocabulary),
-      windowTools: () => win.tools(),
+      windowTools: tools,
     });
     const declared =
       transport === "push" ? helloTools(registry) : declareTools(registry, transport as "chat" | "responses");

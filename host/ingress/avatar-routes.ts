@@ -2,13 +2,14 @@
  * The avatar routes the avatar mod calls: body state, perch targets and the five gestures, forwarded to
  * main's avatar executor (docs/signals-ingress.md "The avatar routes").
  */
-import { z } from "zod";
 import {
   type AvatarExecutor,
   BODY_ACTION_RESULTS,
   BODY_ACTIONS,
   type BodyActionArgs,
+  type BodyActionField,
   type BodyActionResult,
+  checkBodyAction,
   GESTURE_WAIT_MS,
   PEEK_SIDES,
   SPOTS,
@@ -32,19 +33,12 @@ export const AVATAR_READS = {
   "/avatar/perch-targets": { field: "perch_targets", read: (ex: AvatarExecutor) => ex.perchTargets() },
 } as const;
 
-type FieldRule = { schema: z.ZodType; required: boolean; rule: string };
-// Each gesture's fields: schema, whether required, and the words of its 400.
-const GESTURE_FIELDS: Record<(typeof BODY_ACTIONS)[number], Record<string, FieldRule>> = {
-  sit_on_window: {
-    app: { schema: z.string().min(1).max(256), required: true, rule: "an app name of 1 to 256 characters" },
-  },
-  peek: { side: { schema: z.enum(PEEK_SIDES), required: true, rule: `one of ${PEEK_SIDES.join(", ")}` } },
-  move_to: {
-    spot: { schema: z.enum(SPOTS), required: true, rule: `one of ${SPOTS.join(", ")}` },
-    monitor: { schema: z.number().int().min(0), required: false, rule: "an integer >= 0, or null" },
-  },
-  stand: {},
-  go_to_bed: {},
+// What each field must be, in the words of its 400; the rules themselves are body_action's (checkBodyAction).
+const RULE_WORDS: Record<BodyActionField, string> = {
+  app: "an app name of 1 to 256 characters",
+  side: `one of ${PEEK_SIDES.join(", ")}`,
+  spot: `one of ${SPOTS.join(", ")}`,
+  monitor: "an integer >= 0, or null",
 };
 
 /** The gesture a POST path names, or undefined. */
@@ -55,23 +49,19 @@ export function gestureOf(path: string): (typeof BODY_ACTIONS)[number] | undefin
     : undefined;
 }
 
-/** Checks a gesture's body; answers its BodyActionArgs or the 400 message naming the field. */
+/**
+ * Checks a gesture's body with body_action's own check (the path names the action; null is "not given");
+ * answers its BodyActionArgs or the 400 message naming the field.
+ */
 export function parseGesture(action: (typeof BODY_ACTIONS)[number], body: unknown): BodyActionArgs | string {
   if (body === undefined) body = {};
   if (typeof body !== "object" || body === null || Array.isArray(body)) return INGRESS_ERRORS.notObject;
-  const obj = body as Record<string, unknown>;
-  const args: Record<string, unknown> = { action };
-  for (const [name, f] of Object.entries(GESTURE_FIELDS[action])) {
-    const v = obj[name];
-    // An empty app is as good as none (body_action reads it the same way); null is "not given".
-    if (v === undefined || v === null || v === "") {
-      if (f.required) return INGRESS_ERRORS.missingField(name);
-      continue;
-    }
-    if (!f.schema.safeParse(v).success) return INGRESS_ERRORS.invalidField(name, f.rule);
-    args[name] = v;
-  }
-  return args as BodyActionArgs;
+  const given = Object.fromEntries(Object.entries(body).filter(([, v]) => v !== null));
+  const r = checkBodyAction({ ...given, action });
+  if ("action" in r) return r;
+  // The action comes from the path, so the problem is one of its fields.
+  const name = r.field as BodyActionField;
+  return r.missing ? INGRESS_ERRORS.missingField(name) : INGRESS_ERRORS.invalidField(name, RULE_WORDS[name]);
 }
 
 /** Whether the executor answered a word of the table. */

@@ -15,7 +15,7 @@ import {
 } from "../../src/app/presets/presets.ts";
 import { rateRelation, setRelationByUser } from "../../src/app/relations/access.ts";
 import { DEFAULT_VOCABULARY, parseVocabulary } from "../../src/app/vocabulary/vocabulary.ts";
-import { parseCommandArgs, RELATION_RATE_COMMAND } from "../../src/protocol/commands.ts";
+import { RELATION_RATE_COMMAND } from "../../src/protocol/commands.ts";
 import { type HistoryEntry, historyKey } from "../../src/protocol/history.ts";
 import { HISTORY_MAX } from "../../src/protocol/limits.ts";
 import { PRESET_KEYS, type Preset } from "../../src/protocol/preset.ts";
@@ -49,26 +49,22 @@ export interface AppCommandDeps {
 export async function registerAppCommands(table: CommandTable, deps: AppCommandDeps): Promise<void> {
   const { store } = deps;
   const fetchFn = deps.fetch ?? fetch;
-  const presetOf = (args: unknown): Preset => {
-    const { presetId } = parseCommandArgs("api_key_status", args);
+  const presetOf = ({ presetId }: { presetId: string }): Preset => {
     const p = getPreset(store, presetId);
     if (!p) throw new Error(`unknown preset ${presetId}`);
     return p;
   };
 
-  table.register("store_set", async (args) => {
-    const { key, value } = parseCommandArgs("store_set", args);
+  table.register("store_set", async ({ key, value }) => {
     if (isSecretKey(key)) throw new Error(`${key} is a secret: set it with api_key_set`);
     store.set(key, value, "user");
     return null;
   });
-  table.register("store_delete", async (args) => {
-    const { key } = parseCommandArgs("store_delete", args);
+  table.register("store_delete", async ({ key }) => {
     if (isSecretKey(key)) throw new Error(`${key} is a secret: set it with api_key_set`);
     return store.delete(key, "user");
   });
-  table.register("api_key_set", async (args) => {
-    const { presetId, key } = parseCommandArgs("api_key_set", args);
+  table.register("api_key_set", async ({ presetId, key }) => {
     if (key) store.set(PRESET_KEYS.apiKey(presetId), key, "user");
     else store.delete(PRESET_KEYS.apiKey(presetId), "user");
     return null;
@@ -121,7 +117,7 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
     return { vocabulary: r.value, file: deps.vocabularyFile, shipped: false };
   });
   table.register("vocabulary_set", async (args) => {
-    const text = `${JSON.stringify(parseCommandArgs("vocabulary_set", args).vocabulary ?? null, null, 2)}\n`;
+    const text = `${JSON.stringify(args.vocabulary ?? null, null, 2)}\n`;
     const r = parseVocabulary(text, deps.vocabularyFile);
     if (!r.ok) throw new Error(r.error);
     mkdirSync(dirname(deps.vocabularyFile), { recursive: true });
@@ -141,36 +137,27 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
     if (claimed.size > 1024) claimed.delete(claimed.values().next().value!);
     return true;
   };
-  table.register("addressed_claim", async (args) => {
-    const { presetId, turnId } = parseCommandArgs("addressed_claim", args);
-    return claimOnce(`${presetId}\u0000${turnId}`);
-  });
-  table.register("signal_claim", async (args) =>
-    claimOnce(`signal\u0000${parseCommandArgs("signal_claim", args).id}`),
-  );
+  table.register("addressed_claim", async ({ presetId, turnId }) => claimOnce(`${presetId}\u0000${turnId}`));
+  table.register("signal_claim", async ({ id }) => claimOnce(`signal\u0000${id}`));
 
   // rate_relation's change, decided here where the value is stored: one SQLite transaction per change
   // (docs/relations.md). The window has checked the arguments and the once-per-turn rule already.
-  table.register(RELATION_RATE_COMMAND, async (args) =>
-    rateRelation(store, parseCommandArgs(RELATION_RATE_COMMAND, args)),
-  );
-  table.register("relation_set_by_user", async (args) => {
-    const { presetId, target, value } = parseCommandArgs("relation_set_by_user", args);
+  table.register(RELATION_RATE_COMMAND, async (args) => rateRelation(store, args));
+  table.register("relation_set_by_user", async ({ presetId, target, value }) => {
     setRelationByUser(store, presetId, target, value);
     return null;
   });
 
   // The preset list, changed where it is stored: each change reads and writes yui.presets, yui.presets.open
   // and yui.presets.active in one transaction, so two windows editing characters at once never lose an edit.
-  table.register("preset_save", async (args) =>
-    store.transaction(() => savePreset(store, parseCommandArgs("preset_save", args).preset, "user")),
+  table.register("preset_save", async ({ preset }) =>
+    store.transaction(() => savePreset(store, preset, "user")),
   );
   const presetChange = (
     name: "preset_remove" | "preset_activate" | "pet_open" | "pet_close",
     fn: (id: string) => unknown,
   ) =>
-    table.register(name, async (args) => {
-      const { presetId } = parseCommandArgs(name, args);
+    table.register(name, async ({ presetId }) => {
       store.transaction(() => fn(presetId));
       return null;
     });
@@ -181,8 +168,7 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
 
   // A finished turn's lines, appended where the conversation is stored (one transaction): two windows of one
   // character ending turns at once both keep their lines, where reading the mirror and writing it back lost one.
-  table.register("history_append", async (args) => {
-    const { presetId, entries } = parseCommandArgs("history_append", args);
+  table.register("history_append", async ({ presetId, entries }) => {
     store.update<HistoryEntry[]>(
       historyKey(presetId),
       (list) => [...list, ...entries].slice(-HISTORY_MAX),

@@ -7,7 +7,6 @@
  */
 
 import type { AvatarExecutor, BodyActionResult } from "../../src/protocol/body.ts";
-import { parseCommandArgs } from "../../src/protocol/commands.ts";
 import type { CommandTable } from "../commands.ts";
 
 /** A body a desktop built for one preset's window; `dispose` ends it (the window let go). */
@@ -89,24 +88,20 @@ const NO_EXECUTOR: BodyActionResult = "unsupported";
 
 /** The bridge commands over the slot (src/protocol/commands.ts: body_*). */
 export function registerBodyCommands(table: CommandTable, slot: BodySlot): void {
-  table.register("body_attach", async (args, opts) => {
-    const { presetId } = parseCommandArgs("body_attach", args);
+  table.register("body_attach", async ({ presetId }, opts) => {
     return slot.hold(presetId, opts?.signal ?? new AbortController().signal);
   });
-  table.register("body_action", async (args, opts) => {
-    const a = parseCommandArgs("body_action", args);
+  table.register("body_action", async (a, opts) => {
     const body = slot.current();
     if (!body) return NO_EXECUTOR;
     return body.bodyAction(a, opts?.signal ?? new AbortController().signal);
   });
-  table.register("body_read", async (args) => {
-    const { at } = parseCommandArgs("body_read", args);
+  table.register("body_read", async ({ at }) => {
     const body = slot.current();
     if (!body) throw new Error(NO_EXECUTOR);
     return at === "body" ? body.bodyState() : body.perchTargets();
   });
-  table.register("body_screen", async (args) => {
-    const { monitor } = parseCommandArgs("body_screen", args);
+  table.register("body_screen", async ({ monitor }) => {
     const body = slot.current();
     if (!body) throw new Error(NO_EXECUTOR);
     return body.screenshot(monitor);

@@ -1,12 +1,8 @@
 // Cues anchored in the reply text: each plays once when the reveal (speech or text) reaches its offset.
 
-/** A cue as generate_express delivers it (every field optional). */
-export interface Cue {
-  emotion_id?: string;
-  motion_id?: string;
-  emotion_text?: string;
-  caption?: string;
-}
+import type { Cue } from "../protocol/cue.ts";
+
+export type { Cue };
 
 /** A cue placed at a character offset of the reply text. */
 export interface AnchoredCue {

@@ -36,15 +36,69 @@ export const PEEK_SIDES = ["left", "right"] as const;
 export const SPOTS = ["center", "top_left", "top_right", "bottom_left", "bottom_right"] as const;
 export const LOOK_TARGETS = ["body", "perch_targets", "screen"] as const;
 
+/**
+ * body_action's arguments, each field with its rule: the one schema behind the tool's declared parameters and its
+ * check (src/app/tools/avatar.ts, which adds the model's descriptions), the bridge command's arguments
+ * (BodyActionSchema) and the ingress's gesture bodies (host/ingress/avatar-routes.ts). Flat, as the model sees
+ * it: which field an action needs is BODY_ACTION_FIELDS.
+ */
+export const BodyActionArgsSchema = z.strictObject({
+  action: z.enum(BODY_ACTIONS),
+  app: z.string().min(1).max(256).optional(),
+  side: z.enum(PEEK_SIDES).optional(),
+  spot: z.enum(SPOTS).optional(),
+  monitor: z.int().min(0).optional(),
+});
+export type BodyActionField = Exclude<keyof typeof BodyActionArgsSchema.shape, "action">;
+
+/** The field each action needs, and the one it may take besides; the others ignore every other field. */
+export const BODY_ACTION_FIELDS: Record<
+  (typeof BODY_ACTIONS)[number],
+  { needs?: BodyActionField; may?: BodyActionField }
+> = {
+  sit_on_window: { needs: "app" },
+  peek: { needs: "side" },
+  move_to: { needs: "spot", may: "monitor" },
+  stand: {},
+  go_to_bed: {},
+};
+
+const field = BodyActionArgsSchema.shape;
 /** One body action as the executor receives it (checked already): the action plus the field it needs. */
 export const BodyActionSchema = z.discriminatedUnion("action", [
-  z.strictObject({ action: z.literal("sit_on_window"), app: z.string().min(1) }),
-  z.strictObject({ action: z.literal("peek"), side: z.enum(PEEK_SIDES) }),
-  z.strictObject({ action: z.literal("move_to"), spot: z.enum(SPOTS), monitor: z.int().min(0).optional() }),
+  z.strictObject({ action: z.literal("sit_on_window"), app: field.app.unwrap() }),
+  z.strictObject({ action: z.literal("peek"), side: field.side.unwrap() }),
+  z.strictObject({ action: z.literal("move_to"), spot: field.spot.unwrap(), monitor: field.monitor }),
   z.strictObject({ action: z.literal("stand") }),
   z.strictObject({ action: z.literal("go_to_bed") }),
 ]);
 export type BodyActionArgs = z.infer<typeof BodyActionSchema>;
+
+/** Why a call's body_action arguments were refused: the field, and whether it was missing or did not fit. */
+export type BodyActionProblem = { field: "action" | BodyActionField; missing: boolean };
+
+/**
+ * Checks body_action's arguments in the spec's order: the action, then the field it needs (an empty app counts
+ * as none), then the field it may take. Answers the executor's arguments, or the problem.
+ */
+export function checkBodyAction(a: Record<string, unknown>): BodyActionArgs | BodyActionProblem {
+  const action = field.action.safeParse(a.action);
+  if (!action.success) return { field: "action", missing: a.action === undefined };
+  const { needs, may } = BODY_ACTION_FIELDS[action.data];
+  const args: Record<string, unknown> = { action: action.data };
+  for (const name of [needs, may]) {
+    if (!name) continue;
+    const value = name === "app" && a.app === "" ? undefined : a[name];
+    if (value === undefined) {
+      if (name === needs) return { field: name, missing: true };
+      continue;
+    }
+    const parsed = field[name].safeParse(value);
+    if (!parsed.success) return { field: name, missing: false };
+    args[name] = parsed.data;
+  }
+  return args as BodyActionArgs;
+}
 
 /** A screenshot of one display, as look at: screen hands it on. */
 export const ScreenShotSchema = z.object({ display: z.int().min(0), dataUrl: z.string() });

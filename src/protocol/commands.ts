@@ -16,6 +16,7 @@ import {
   USER_TARGET,
   WHY_MAX,
 } from "./relations.ts";
+import { vocabularySchema } from "./vocabulary.ts";
 
 /** The host's command that decides one rate_relation change where the value is stored. */
 export const RELATION_RATE_COMMAND = "relation_rate";
@@ -28,8 +29,8 @@ const Claim = z.boolean();
 const ClaimId = z.string().min(1).max(200);
 /** What the browser tool's host side answers: the result text, or text with screenshots. */
 const BrowserAnswer = z.union([z.string(), z.object({ text: z.string(), images: z.array(z.string()) })]);
-/** A vocabulary as docs/vocabulary.md states it; the host checks it with its file/field/problem messages. */
-const Vocabulary = z.unknown();
+/** A vocabulary sent to the host: unchecked here, the host checks it with its file/field/problem messages. */
+const GivenVocabulary = z.unknown();
 
 /** The arguments of `relation_rate`: one rate_relation change the window has checked already. */
 export const RelationRateArgsSchema = z.object({
@@ -59,14 +60,14 @@ export const COMMANDS = {
   vocabulary_get: {
     args: NoArgs,
     answer: z.object({
-      vocabulary: Vocabulary,
+      vocabulary: vocabularySchema,
       file: z.string(),
       shipped: z.boolean().optional(),
       error: z.string().optional(),
     }),
   },
   /** Answers the parsed vocabulary. */
-  vocabulary_set: { args: z.object({ vocabulary: Vocabulary }), answer: Vocabulary },
+  vocabulary_set: { args: z.object({ vocabulary: GivenVocabulary }), answer: vocabularySchema },
   [RELATION_RATE_COMMAND]: { args: RelationRateArgsSchema, answer: RatingAnswerSchema },
   relation_set_by_user: {
     args: z.object({
@@ -133,15 +134,14 @@ export const COMMANDS = {
 export type CommandName = keyof typeof COMMANDS;
 /** What a window sends as a command's arguments. */
 export type CommandArgs<C extends CommandName> = z.input<(typeof COMMANDS)[C]["args"]>;
+/** A command's arguments as the host's handler gets them: parsed by its schema. */
+export type ParsedCommandArgs<C extends CommandName> = z.output<(typeof COMMANDS)[C]["args"]>;
 /** What a command answers. */
 export type CommandAnswer<C extends CommandName> = z.output<(typeof COMMANDS)[C]["answer"]>;
 
 /** Parses a command's arguments; throws `invalid arguments: <problems>` when they do not fit. */
-export function parseCommandArgs<C extends CommandName>(
-  name: C,
-  args: unknown,
-): z.output<(typeof COMMANDS)[C]["args"]> {
+export function parseCommandArgs<C extends CommandName>(name: C, args: unknown): ParsedCommandArgs<C> {
   const r = COMMANDS[name].args.safeParse(args);
   if (!r.success) throw new Error(`invalid arguments: ${r.error.issues.map((i) => i.message).join("; ")}`);
-  return r.data as z.output<(typeof COMMANDS)[C]["args"]>;
+  return r.data as ParsedCommandArgs<C>;
 }

@@ -1,7 +1,7 @@
 /**
  * A character's backend caller in the page, as its session (src/app/session) holds it: the request engine
  * pointed at the host's proxy (keys stay in the host), or the push client over the host's push relay. Both
- * answer `runTurn` like the wire dispatcher wants; the session rebuilds it when the preset's settings change.
+ * answer `runTurn` like the turn sender wants; the session rebuilds it when the preset's settings change.
  */
 import type { Preset } from "../app/presets/preset.ts";
 import type { SessionBackend } from "../app/session/character-session.ts";
@@ -61,7 +61,7 @@ export function createCharacterBackend(preset: Preset, hello: () => Promise<Hell
           signal: i.signal,
           onEvent: i.onEvent,
         }),
-      // The tools hello declared: the dispatcher describes these instead of building a list push never sends.
+      // The tools hello declared: the turn sender describes these instead of building a list push never sends.
       declaredTools: () => client.declaredTools(),
       setTranscript() {},
       close: () => client.close(),

@@ -5,11 +5,10 @@
  * system or the Character tab.
  */
 import type { StageHandle } from "../avatar/stage.ts";
-import { executorOverBridge } from "../body/remote.ts";
+import { executorOverBridge } from "../io/bridge/body-executor.ts";
 import {
   type AvatarExecutor,
   BODY_EVENT,
-  type BodyActionResult,
   type BodyEvent,
   BodyEventSchema,
   BodySettingsSchema,
@@ -20,23 +19,9 @@ import {
 import type { BridgeClient } from "./bridge-client.ts";
 import type { ViewContext } from "./context.ts";
 
-/**
- * The host's avatar executor over the bridge (src/body/remote.ts), except that a body_action the host could not
- * answer (the bridge went down) still ends in one of the spec's words: the caller's deadline when it was the
- * caller that stopped, otherwise `unsupported` (no executor reachable).
- */
+/** The host's avatar executor over the bridge (src/io/bridge/body-executor.ts). */
 export function bridgeExecutor(bridge: BridgeClient): AvatarExecutor {
-  const remote = executorOverBridge((c, a, o) => bridge.invoke(c, a, o));
-  return {
-    ...remote,
-    async bodyAction(args, signal) {
-      try {
-        return await remote.bodyAction(args, signal);
-      } catch {
-        return (signal.aborted ? "timeout" : "unsupported") satisfies BodyActionResult;
-      }
-    },
-  };
+  return executorOverBridge(bridge.invoke);
 }
 
 /** What main's window holds of her body: the executor while the host lends it, and the clicks and messages. */

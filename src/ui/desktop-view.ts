@@ -30,7 +30,7 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
   }
   const body = followBody(ctx, presetId, role);
   const link = body.link;
-  // The desktop app's window kinds (pet-window-tools.ts): main's window and every pet window declare browser,
+  // The desktop app's window kinds (window-tools.ts): main's window and every pet window declare browser,
   // main's also body_action and look.
   const panel = createPanel({
     ...ctx,

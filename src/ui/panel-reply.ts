@@ -5,8 +5,8 @@
  */
 import { isSilent } from "../app/addressing/addressing.ts";
 import type { TurnHandlers, TurnResult } from "../app/session/character-session.ts";
-import type { Cue } from "../avatar/cues.ts";
 import type { EngineEvent } from "../io/chat/stream/types.ts";
+import { CueSchema } from "../protocol/cue.ts";
 import type { Speech } from "../voice/speech.ts";
 import { h } from "./dom.ts";
 import { cutOffNote, plainError } from "./errors.ts";
@@ -127,7 +127,8 @@ function toolChips(
     if (e.type === "text") onText(e.delta);
     else if (e.type === "cue") {
       stage?.cue(e.offset, e.arguments);
-      sp?.cue(e.offset, e.arguments as Cue);
+      const cue = CueSchema.safeParse(e.arguments);
+      if (cue.success) sp?.cue(e.offset, cue.data);
     } else if (e.type === "tool_status") {
       let chip = chips.get(e.call_id);
       if (!chip) {

@@ -3,7 +3,7 @@
  * stage's box. It draws what it is given and holds no conversation of its own (the session does).
  */
 import type { Preset } from "../app/presets/preset.ts";
-import type { WindowKind } from "../app/tools/pet-window-tools.ts";
+import type { WindowKind } from "../app/tools/window-tools.ts";
 import type { HistoryEntry } from "../protocol/history.ts";
 import { h, replace } from "./dom.ts";
 

@@ -2,7 +2,7 @@
  * One character's chat panel: it renders the character's session (src/app/session/character-session.ts: the
  * backend, the vocabulary, the tools, the history, the turns) and sends it input. The view (panel-view.ts),
  * the input queue (panel-queue.ts), one reply as it plays (panel-reply.ts) and the voice (panel-voice.ts) are
- * its parts. Its window tools come from panel-tools.ts per window kind: the browser build hands rate_relation
+ * its parts. Its window tools come from createWindowTools (src/app/tools/window-tools.ts) per window kind: the browser build hands rate_relation
  * and address_character; the phone hands none (it declares generate_express alone); the desktop app's windows
  * add browser, and main's body_action and look.
  */
@@ -15,10 +15,11 @@ import {
   type TurnHandlers,
   type TurnResult,
 } from "../app/session/character-session.ts";
-import type { WindowKind } from "../app/tools/pet-window-tools.ts";
+import { relationsOverBridge } from "../app/tools/relation.ts";
+import { createWindowTools, type WindowKind } from "../app/tools/window-tools.ts";
 import { SIGNAL_EVENT, SignalEventSchema, signalLabel } from "../app/turn/signal-turn.ts";
-import type { Vocabulary } from "../app/vocabulary/vocabulary.ts";
 import type { AvatarExecutor } from "../protocol/body.ts";
+import { CharacterAddressedSchema } from "../protocol/events.ts";
 import { type HistoryEntry, historyKey } from "../protocol/history.ts";
 import { HISTORY_MAX } from "../protocol/limits.ts";
 import { createCharacterBackend } from "./backend.ts";
@@ -26,7 +27,6 @@ import type { BridgeClient } from "./bridge-client.ts";
 import { createPanelEvents, type PanelOn } from "./panel-events.ts";
 import { createTurnQueue } from "./panel-queue.ts";
 import { playReply } from "./panel-reply.ts";
-import { createPanelTools } from "./panel-tools.ts";
 import { createPanelView } from "./panel-view.ts";
 import { createPanelVoice } from "./panel-voice.ts";
 import { mountStage, type StageArea } from "./stage-area.ts";
@@ -39,7 +39,7 @@ export interface PanelOptions {
   kv: StoreMirror;
   presetId: string;
   /**
-   * The window it is created for (pet-window-tools.ts): "browser" for the browser build's main view, "phone",
+   * The window it is created for (window-tools.ts): "browser" for the browser build's main view, "phone",
    * and the desktop app's "main" and "pet" windows (desktop-view.ts), which also declare browser (and main
    * body_action and look).
    */
@@ -70,20 +70,21 @@ export interface Panel {
 /** The session of a page's panel: the backend through the host, the vocabulary and history over the bridge. */
 function openPageSession(opts: PanelOptions): CharacterSession {
   const { bridge, kv, presetId } = opts;
-  const invoke = (c: string, a: unknown, o?: { signal?: AbortSignal }) => bridge.invoke(c, a, o);
   return createCharacterSession({
     presetId,
     kind: opts.kind,
     kv,
     backend: (preset, hello) => createCharacterBackend(preset, hello),
-    vocabulary: () => bridge.invoke<{ vocabulary: Vocabulary }>("vocabulary_get").then((r) => r.vocabulary),
+    vocabulary: () => bridge.invoke("vocabulary_get", {}).then((r) => r.vocabulary),
     windowTools: (addressing) =>
-      createPanelTools({
+      createWindowTools({
         kind: opts.kind,
         kv,
         presetId,
         addressing,
-        invoke,
+        invoke: bridge.invoke,
+        // Each change is decided by the host in one transaction (relation_rate), not read-modify-written here.
+        relations: relationsOverBridge(bridge.invoke, kv),
         avatarExecutor: opts.avatarExecutor,
       }),
     emitAddressed: (p) => bridge.emit(CHARACTER_ADDRESSED_EVENT, p),
@@ -169,12 +170,11 @@ export function createPanel(opts: PanelOptions): Panel {
   }
 
   const offAddressed = bridge.on(CHARACTER_ADDRESSED_EVENT, (payload) => {
-    const p = payload as { to?: { id?: string }; from?: { name?: string }; text?: string; turnId?: string };
-    if (p?.to?.id !== presetId) return;
-    const claim = bridge
-      .invoke<boolean>("addressed_claim", { presetId, turnId: p.turnId ?? "" })
-      .catch(() => false);
-    const incoming = { text: p.text ?? "", from: p.from?.name ?? "someone" };
+    const parsed = CharacterAddressedSchema.safeParse(payload);
+    if (!parsed.success || parsed.data.to.id !== presetId) return;
+    const p = parsed.data;
+    const claim = bridge.invoke("addressed_claim", { presetId, turnId: p.turnId }).catch(() => false);
+    const incoming = { text: p.text, from: p.from.name };
     incomingTurn(claim, incoming, (h) => session.addressedTurn(payload, incoming, h));
   });
 
@@ -183,7 +183,7 @@ export function createPanel(opts: PanelOptions): Panel {
         const parsed = SignalEventSchema.safeParse(payload);
         if (!parsed.success) return;
         const s = parsed.data;
-        const claim = bridge.invoke<boolean>("signal_claim", { id: s.id }).catch(() => false);
+        const claim = bridge.invoke("signal_claim", { id: s.id }).catch(() => false);
         const incoming = { text: signalLabel(s), from: "signal" };
         incomingTurn(claim, incoming, (h) => session.signalTurn(s, incoming, h));
       })

@@ -3,7 +3,6 @@
  * the global mute and each character's voice switch in Quick controls, and the reads the panel makes.
  */
 import type { KeyValue } from "../app/presets/presets.ts";
-import type { Vocabulary } from "../app/vocabulary/vocabulary.ts";
 import {
   DEFAULT_VOICE_SETTINGS,
   GlobalVoiceSchema,
@@ -137,7 +136,7 @@ export function renderVoiceCard(card: HTMLElement, ctx: ViewContext, presetId: s
       "data-testid": "voice-use-tags",
       onclick: async () => {
         try {
-          const { vocabulary } = await bridge.invoke<{ vocabulary: Vocabulary }>("vocabulary_get");
+          const { vocabulary } = await bridge.invoke("vocabulary_get", {});
           await bridge.invoke("vocabulary_set", {
             vocabulary: {
               ...vocabulary,
@@ -163,7 +162,7 @@ export function renderVoiceCard(card: HTMLElement, ctx: ViewContext, presetId: s
   showTags();
   const refreshKey = () =>
     bridge
-      .invoke<{ stored: boolean }>("voice_key_status", { presetId })
+      .invoke("voice_key_status", { presetId })
       .then((s) => {
         keyNote.textContent = s.stored ? "A key is stored (never shown)." : "No key stored.";
       })

@@ -5,16 +5,12 @@
 import { createServer, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type WebSocket, WebSocketServer } from "ws";
+import type { Cue as ContractCue } from "../../src/protocol/cue.ts";
 
 export type Frame = Record<string, unknown> & { type: string };
 
-export interface Cue {
-  at: number;
-  emotion_id?: string;
-  motion_id?: string;
-  emotion_text?: string;
-  caption?: string;
-}
+/** A cue (the contract's) at a position of its segment's text. */
+export type Cue = ContractCue & { at: number };
 
 /** What a script can do within one turn. */
 export interface TurnScript {

@@ -3,6 +3,7 @@
  * the `toward` entries and the turn's `relation:` line (docs/relations.md).
  */
 
+import type { ParsedCommandArgs, RELATION_RATE_COMMAND } from "../../protocol/commands.ts";
 import type { RatingAnswer } from "../../protocol/relations.ts";
 import { SWITCH_KEYS } from "../../protocol/store-keys.ts";
 import {
@@ -87,18 +88,12 @@ export function setRelationByUser(
   return modifyRelations(kv, presetId, (s) => setByUser(s, target, value, now), "user");
 }
 
-/** One rate_relation change, as the window hands it to where the value is stored. */
-export interface RatingRequest {
-  /** The rating character's preset (whose relations change). */
-  presetId: string;
-  target: string;
-  /** One of -2, -1, 1, 2 (checked by the tool and by the host command). */
-  delta: number;
-  /** At most 80 characters, never the reserved reason (checked before). */
-  why: string;
-  /** The turn of the call, logged with the change. */
-  turn?: string;
-}
+/**
+ * One rate_relation change, as the window hands it to where the value is stored: the contract's `relation_rate`
+ * arguments (the rating character's preset, the target, a delta of -2, -1, 1 or 2, a why of at most 80
+ * characters that is never the reserved reason, and the turn of the call).
+ */
+export type RatingRequest = ParsedCommandArgs<typeof RELATION_RATE_COMMAND>;
 
 /** What the place that stores the value decided (the `relation_rate` answer, src/protocol/relations.ts). */
 export type { RatingAnswer };

@@ -11,7 +11,7 @@
  */
 import type { HelloInfo } from "../../io/chat/push/client.ts";
 import type { TranscriptEntry } from "../../io/chat/stream/engine.ts";
-import type { TurnEnd, TurnError } from "../../io/chat/stream/types.ts";
+import type { EngineEvent, TurnEnd, TurnError } from "../../io/chat/stream/types.ts";
 import type { ClientTool } from "../../io/chat/tools/client-tools.ts";
 import type { HistoryEntry } from "../../protocol/history.ts";
 import {
@@ -19,23 +19,28 @@ import {
   addressedChainMax,
   type CharacterAddressed,
   isSilent,
+  type TurnOrigin,
 } from "../addressing/addressing.ts";
 import type { Preset } from "../presets/preset.ts";
 import { getPreset, type KeyValue, openPresets } from "../presets/presets.ts";
 import { relationLineFor } from "../relations/access.ts";
 import { switchStates } from "../switches.ts";
-import type { WindowKind } from "../tools/pet-window-tools.ts";
-import { createCharacterTurns, type TurnHandlers } from "../turn/character-turns.ts";
-import type { SignalEvent } from "../turn/signal-turn.ts";
+import type { WindowKind } from "../tools/window-tools.ts";
+import { type SignalEvent, signalTurnContext, signalTurnMessage } from "../turn/signal-turn.ts";
 import {
   type BackendCaller,
   buildTurnRegistry,
-  createWireDispatcher,
-  type WireDispatcher,
+  createTurnSender,
+  type SendTurnInput,
+  type TurnSender,
 } from "../turn/wire-dispatcher.ts";
 import { DEFAULT_VOCABULARY, type Vocabulary } from "../vocabulary/vocabulary.ts";
 
-export type { TurnHandlers };
+/** What a caller passes with each turn: Stop, and where this turn's events go. */
+export interface TurnHandlers {
+  signal?: AbortSignal;
+  onEvent?: (e: EngineEvent) => void;
+}
 
 /** A character's backend caller as a session holds it. */
 export interface SessionBackend extends BackendCaller {
@@ -53,7 +58,7 @@ export interface SessionHistory {
 
 export interface CharacterSessionDeps {
   presetId: string;
-  /** The window the session runs in (pet-window-tools.ts decides its tools). */
+  /** The window the session runs in (window-tools.ts decides its tools). */
   kind: WindowKind;
   /** The store (or the page's mirror of it): presets, relations, switches. */
   kv: KeyValue;
@@ -127,10 +132,10 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
     return { preset: { id: presetId, name: name() }, window: deps.kind, tools: await declaredTools() };
   };
 
-  // The backend and the dispatcher over it, rebuilt together when the preset's backend settings change. A
-  // backend that declares its tools per connection (push: hello.tools) gives them to the dispatcher, which then
+  // The backend and the turn sender over it, rebuilt together when the preset's backend settings change. A
+  // backend that declares its tools per connection (push: hello.tools) gives them to the turn sender, which then
   // builds no registry of its own and describes those in the turn's context.
-  let backend: { key: string; caller: SessionBackend; dispatcher: WireDispatcher } | null = null;
+  let backend: { key: string; caller: SessionBackend; sender: TurnSender } | null = null;
   const current = () => {
     const p = preset();
     if (!p) throw new Error(`the preset ${presetId} no longer exists`);
@@ -139,7 +144,7 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
       backend?.caller.close?.();
       const caller = deps.backend(p, hello);
       caller.setTranscript?.(history().map(({ role, content }) => ({ role, content })));
-      const dispatcher = createWireDispatcher({
+      const sender = createTurnSender({
         caller,
         presetId,
         vocabulary: () => vocabulary,
@@ -148,16 +153,20 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
         contextLines: async (t) =>
           t.some((x) => x.switchId === "relations") ? [relationLineFor(kv, presetId, openPresets(kv))] : [],
       });
-      backend = { key, caller, dispatcher };
+      backend = { key, caller, sender };
     }
     return backend;
   };
 
-  const turns = createCharacterTurns({
-    dispatcher: { runTurn: (input) => current().dispatcher.runTurn(input) },
-    addressing,
-    emitAddressed: (p) => deps.emitAddressed(p),
-  });
+  /** One turn with the characters' conversation around it (docs/relations.md); null when it may not run. */
+  const run = (origin: TurnOrigin, text: string, context: string[], h: TurnHandlers) =>
+    runAddressedTurn(
+      { runTurn: (input) => current().sender.runTurn(input) },
+      addressing,
+      (p) => deps.emitAddressed(p),
+      { origin, text, context },
+      h,
+    );
 
   /** Stores a turn's lines and says what it stored. */
   const keep = (end: TurnEnd | null, entries: HistoryEntry[]): TurnResult => {
@@ -180,7 +189,7 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
     /** The user wrote: a new exchange starts. The user's line is kept even when the turn fails. */
     async userTurn(text: string, h: TurnHandlers = {}): Promise<TurnResult> {
       await readVocabulary();
-      const end = await turns.userTurn(text, h);
+      const end = (await run({ kind: "user" }, text, [], h)) as TurnEnd;
       const at = Date.now();
       return keep(end, [
         { role: "user", content: text, at },
@@ -191,13 +200,19 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
     /** Another character addressed this one; `incoming` is the line the window showed for it. */
     async addressedTurn(payload: unknown, incoming: Incoming, h: TurnHandlers = {}): Promise<TurnResult> {
       await readVocabulary();
-      return keepIncoming(await turns.addressedTurn(payload, h), incoming);
+      // Not for this character, stale, or past the chain cap: no turn.
+      const turn = addressing.receive(payload);
+      const end = turn
+        ? await run({ kind: "addressed", event: turn.event }, turn.message, turn.context, h)
+        : null;
+      return keepIncoming(end, incoming);
     },
 
     /** A mod's signal reached this window (validated there, with SignalEventSchema). */
     async signalTurn(s: SignalEvent, incoming: Incoming, h: TurnHandlers = {}): Promise<TurnResult> {
       await readVocabulary();
-      return keepIncoming(await turns.signalTurn(s, h), incoming);
+      const end = await run({ kind: "other" }, signalTurnMessage(s), signalTurnContext(s), h);
+      return keepIncoming(end, incoming);
     },
 
     /** Builds the backend now rather than at the first turn (a push connection opens and says hello). */
@@ -219,4 +234,37 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
       ...(end?.text && !isSilent(end.text) ? [{ role: "assistant" as const, content: end.text, at }] : []),
     ]);
   }
+}
+
+/**
+ * Runs one turn with the characters' conversation around it: the turn begins in `addressing` (a turn it refuses
+ * does not run: null), and at the end of a spoken reply that addressed someone the `yui://character-addressed`
+ * event goes out.
+ */
+async function runAddressedTurn(
+  sender: { runTurn(input: SendTurnInput): Promise<TurnEnd> },
+  addressing: Addressing,
+  emitAddressed: (payload: CharacterAddressed) => void,
+  turn: { origin: TurnOrigin; text: string; context: string[] },
+  h: TurnHandlers,
+): Promise<TurnEnd | null> {
+  const turnId = globalThis.crypto.randomUUID();
+  if (!addressing.beginTurn(turnId, turn.origin)) return null;
+  const end = await sender.runTurn({
+    text: turn.text,
+    turnId,
+    context: turn.context,
+    origin: turn.origin.kind === "other" ? "signal" : turn.origin.kind,
+    signal: h.signal,
+    onEvent: (e) => h.onEvent?.(e),
+  });
+  const ok = end.outcome === "spoken" || end.outcome === "silent";
+  const event =
+    addressing.endTurn(turnId, {
+      status: ok ? "ok" : end.outcome === "stopped" ? "stopped" : "error",
+      text: end.text,
+      spoken: end.outcome === "spoken" && !isSilent(end.text),
+    }) ?? addressing.playbackFinished(turnId, true);
+  if (event) emitAddressed(event);
+  return end;
 }

@@ -1,15 +1,14 @@
 import { z } from "zod";
 import type { ClientTool, ToolResult } from "../../io/chat/tools/client-tools.ts";
-import { checkArgument, declaredParameters } from "../../io/chat/tools/schema.ts";
+import { checkArgument, declaredParameters, invalidField, missingField } from "../../io/chat/tools/schema.ts";
 import {
   type AvatarExecutor,
-  BODY_ACTIONS,
   type BodyActionArgs,
+  BodyActionArgsSchema,
   type BodyActionResult,
+  checkBodyAction,
   GESTURE_WAIT_MS,
   LOOK_TARGETS,
-  PEEK_SIDES,
-  SPOTS,
 } from "../../protocol/body.ts";
 
 /** The avatar tools' exact error strings (look's; body_action answers its result words bare). */
@@ -19,16 +18,20 @@ export const AVATAR_ERRORS = {
   invalidMonitor: "error: invalid field monitor",
 } as const;
 
+const rule = BodyActionArgsSchema.shape;
 /**
- * body_action's arguments: the one source of its declared schema and its check. The schema is flat (the model sees
- * every field); which field an action needs is parseBodyAction's switch, checked in the spec's order.
+ * body_action's declared arguments: the contract's one schema (BodyActionArgsSchema, src/protocol/body.ts) with the
+ * words the model reads. Which field an action needs is checkBodyAction's, in the spec's order.
  */
-export const BodyActionArgsSchema = z.strictObject({
-  action: z.enum(BODY_ACTIONS),
-  app: z.string().describe("For sit_on_window: the app name, as look at perch_targets lists it.").optional(),
-  side: z.enum(PEEK_SIDES).describe("For peek.").optional(),
-  spot: z.enum(SPOTS).describe("For move_to.").optional(),
-  monitor: z.int().min(0).describe("For move_to: the display number; omitted keeps yours.").optional(),
+const DeclaredBodyActionArgs = z.strictObject({
+  action: rule.action,
+  app: rule.app
+    .unwrap()
+    .describe("For sit_on_window: the app name, as look at perch_targets lists it.")
+    .optional(),
+  side: rule.side.unwrap().describe("For peek.").optional(),
+  spot: rule.spot.unwrap().describe("For move_to.").optional(),
+  monitor: rule.monitor.unwrap().describe("For move_to: the display number; omitted keeps yours.").optional(),
 });
 
 /** look's arguments: the one source of its declared schema and its check. */
@@ -38,7 +41,7 @@ export const LookArgsSchema = z.strictObject({
 });
 
 // Static: generated once, shared by every window's tools.
-const BODY_ACTION_PARAMETERS = declaredParameters(BodyActionArgsSchema);
+const BODY_ACTION_PARAMETERS = declaredParameters(DeclaredBodyActionArgs);
 const LOOK_PARAMETERS = declaredParameters(LookArgsSchema);
 
 export interface AvatarToolDeps {
@@ -48,43 +51,11 @@ export interface AvatarToolDeps {
   screenCaptureOn: () => Promise<boolean>;
 }
 
-/** Checks one body_action argument; `needed` says whether the call's action needs it. */
-const bodyArg = <K extends keyof typeof BodyActionArgsSchema.shape & string>(
-  name: K,
-  value: unknown,
-  needed?: boolean,
-) => checkArgument(BodyActionArgsSchema, name, value, needed);
-
-/**
- * body_action's check, in the spec's order: the action, then the field it needs (an empty app counts as none),
- * then move_to's optional monitor. Answers the executor's arguments or the exact error string.
- */
+/** body_action's check (checkBodyAction, the contract's): the executor's arguments, or the exact error string. */
 function parseBodyAction(a: Record<string, unknown>): BodyActionArgs | string {
-  const action = bodyArg("action", a.action);
-  if (!action.ok) return action.error;
-  switch (action.value) {
-    case "sit_on_window": {
-      const app = bodyArg("app", a.app === "" ? undefined : a.app, true);
-      return app.ok ? { action: action.value, app: app.value! } : app.error;
-    }
-    case "peek": {
-      const side = bodyArg("side", a.side, true);
-      return side.ok ? { action: action.value, side: side.value! } : side.error;
-    }
-    case "move_to": {
-      const spot = bodyArg("spot", a.spot, true);
-      if (!spot.ok) return spot.error;
-      const monitor = bodyArg("monitor", a.monitor);
-      if (!monitor.ok) return monitor.error;
-      return {
-        action: action.value,
-        spot: spot.value!,
-        ...(monitor.value !== undefined ? { monitor: monitor.value } : {}),
-      };
-    }
-    default:
-      return { action: action.value };
-  }
+  const r = checkBodyAction(a);
+  if ("action" in r) return r;
+  return r.missing ? missingField(r.field) : invalidField(r.field);
 }
 
 /** Builds body_action and look over main's avatar executor. */

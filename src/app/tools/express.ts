@@ -26,9 +26,6 @@ function cueObject(vocab: Vocabulary, motions: Motion[]) {
   });
 }
 
-/** A cue: the expression placed on the speech around the call. Every field is optional. */
-export type Cue = z.input<ReturnType<typeof cueObject>>;
-
 /**
  * generate_express's arguments, read from the vocabulary loaded now: the one source of its declared schema.
  * Every field is optional; motion_id is left out when no motion is offered (an empty selection).

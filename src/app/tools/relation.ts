@@ -4,10 +4,11 @@
  * presets when the schema is built (this factory's call); the Relations switch is read when a call runs.
  */
 import { z } from "zod";
+import type { BridgeInvoke } from "../../io/bridge/client.ts";
 import type { ClientTool, ToolCallContext } from "../../io/chat/tools/client-tools.ts";
 import { declaredParameters, keptTo, oneOf } from "../../io/chat/tools/schema.ts";
 import { RELATION_RATE_COMMAND } from "../../protocol/commands.ts";
-import { DELTAS, RatingAnswerSchema } from "../../protocol/relations.ts";
+import { DELTAS } from "../../protocol/relations.ts";
 import type { KeyValue, PresetRef } from "../presets/presets.ts";
 import {
   type RatingAnswer,
@@ -69,24 +70,18 @@ export function relationsFromStore(
   };
 }
 
-/** A bridge invoke (src/ui/bridge-client.ts, Tauri's invoke). */
-export type RelationInvoke = (command: string, args: unknown) => Promise<unknown>;
-
 /**
  * rate_relation in a window: the switch from the window's mirror of the store, each change decided by the host
  * (`relation_rate`, one SQLite transaction), so two windows rating one target at once never lose a write.
  */
 export function relationsOverBridge(
-  invoke: RelationInvoke,
+  invoke: BridgeInvoke,
   kv: KeyValue,
 ): Pick<RateRelationDeps, "enabled" | "rate"> {
   return {
     enabled: () => relationsEnabled(kv),
-    rate: async (req) => {
-      const answer = RatingAnswerSchema.safeParse(await invoke(RELATION_RATE_COMMAND, req));
-      if (!answer.success) throw new Error(`${RELATION_RATE_COMMAND}: unexpected answer from the host`);
-      return answer.data;
-    },
+    // The answer is checked against relation_rate's answer schema by the bridge client.
+    rate: (req) => invoke(RELATION_RATE_COMMAND, req),
   };
 }
 

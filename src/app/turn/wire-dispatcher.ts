@@ -1,5 +1,6 @@
 /**
- * Runs one turn of a window: on a request transport, builds the registry from the vocabulary and the window's
+ * The turn sender (the spec keeps this file's name from when it was the "wire dispatcher"): it sends one turn of
+ * a window to the window's backend caller. On a request transport, builds the registry from the vocabulary and the window's
  * tools loaded at this moment, builds the client context, and hands both to the engine. On push the tools are
  * declared once per connection, in hello (docs/push-transport.md): the turn builds no registry and its context
  * describes the tools that hello declared.
@@ -20,7 +21,7 @@ export interface BackendCaller {
   declaredTools?(): Promise<readonly ClientTool[]>;
 }
 
-export interface WireDispatcherDeps {
+export interface TurnSenderDeps {
   caller: BackendCaller;
   presetId: string;
   /** The vocabulary loaded now (re-read each turn, so an edit reaches the next turn's schema). */
@@ -35,7 +36,7 @@ export interface WireDispatcherDeps {
   timeZone?: string;
 }
 
-export interface DispatchInput {
+export interface SendTurnInput {
   text: string;
   turnId?: string;
   /** Context lines for this turn only (an addressed turn's). */
@@ -48,20 +49,20 @@ export interface DispatchInput {
 
 /** Builds the turn's registry (the clientTools of the backend caller). */
 export async function buildTurnRegistry(
-  deps: Pick<WireDispatcherDeps, "vocabulary" | "windowTools">,
+  deps: Pick<TurnSenderDeps, "vocabulary" | "windowTools">,
 ): Promise<ClientTool[]> {
   return createClientTools(createGenerateExpressTool(deps.vocabulary()), await deps.windowTools());
 }
 
-/** The dispatcher a window runs its turns through. */
-export type WireDispatcher = ReturnType<typeof createWireDispatcher>;
+/** What a window sends its turns through. */
+export type TurnSender = ReturnType<typeof createTurnSender>;
 
-/** Creates the dispatcher a window runs its turns through. */
-export function createWireDispatcher(deps: WireDispatcherDeps) {
+/** Creates the turn sender of a window over its backend caller. */
+export function createTurnSender(deps: TurnSenderDeps) {
   const now = deps.now ?? (() => new Date());
   const timeZone = deps.timeZone ?? Intl.DateTimeFormat().resolvedOptions().timeZone;
   return {
-    async runTurn(input: DispatchInput): Promise<TurnEnd> {
+    async runTurn(input: SendTurnInput): Promise<TurnEnd> {
       const tools = deps.caller.declaredTools
         ? [...(await deps.caller.declaredTools())]
         : await buildTurnRegistry(deps);

@@ -71,7 +71,7 @@ type BackendForm = ReturnType<typeof backendForm>;
 /** Says which API key is in force for the preset: stored, the host's environment, or none. */
 function refreshKeyNote(ctx: ViewContext, presetId: string, note: HTMLElement): void {
   ctx.bridge
-    .invoke<{ stored: boolean; inForce: boolean }>("api_key_status", { presetId })
+    .invoke("api_key_status", { presetId })
     .then(
       (s) =>
         (note.textContent = s.stored
@@ -119,7 +119,7 @@ async function testConnection(s: SettingsScreen, p: Preset, f: BackendForm): Pro
   f.verdict.className = "verdict";
   f.verdict.textContent = "Testing…";
   const r = await s.ctx.bridge
-    .invoke<{ ok: boolean; verdict: string; models: string[] }>("backend_test", { presetId: p.id })
+    .invoke("backend_test", { presetId: p.id })
     .catch((e: Error) => ({ ok: false, verdict: e.message, models: [] as string[] }));
   f.verdict.className = `verdict ${r.ok ? "good" : "bad"}`;
   f.verdict.textContent = r.verdict;

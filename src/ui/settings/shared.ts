@@ -2,6 +2,7 @@
  * What the sections of the settings screen share: the screen's state (the selected character, the one way to
  * change presets), the copy written once, the labelled field, and the id a new character gets.
  */
+import type { CommandArgs, CommandName } from "../../protocol/commands.ts";
 import { RESERVED_PRESET_IDS } from "../../protocol/preset.ts";
 import type { ViewContext } from "../context.ts";
 import { h } from "../dom.ts";
@@ -25,7 +26,7 @@ export interface SettingsScreen {
    * in one transaction (docs/store.md), never read from this window's mirror and written back: another window
    * editing characters at the same moment keeps its edit.
    */
-  change(command: string, args: unknown): Promise<boolean>;
+  change<C extends CommandName>(command: C, args: CommandArgs<C>): Promise<boolean>;
   /** Selects `presetId` and renders every per-character section again. */
   select(presetId: string): void;
 }

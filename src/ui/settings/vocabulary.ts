@@ -52,9 +52,7 @@ function motionChips(v: Vocabulary, store: (next: Vocabulary) => void): HTMLElem
 export function mountVocabulary(ctx: ViewContext): Section & { render(): Promise<void> } {
   const card = sectionCard("vocabulary");
   const render = async (): Promise<void> => {
-    const r = await ctx.bridge
-      .invoke<{ vocabulary: Vocabulary; file: string; error?: string }>("vocabulary_get")
-      .catch(() => null);
+    const r = await ctx.bridge.invoke("vocabulary_get", {}).catch(() => null);
     if (!r) return;
     const v = r.vocabulary;
     const editor = h(

@@ -1,15 +1,11 @@
 /** The push transport's frames (docs/push-transport.md), validated on arrival. */
 import { z } from "zod";
+import { CueSchema } from "../../../protocol/cue.ts";
 
 export const PUSH_PROTOCOL_VERSION = 1;
 
-const cueSchema = z.looseObject({
-  at: z.unknown().optional(),
-  emotion_id: z.string().optional(),
-  motion_id: z.string().optional(),
-  emotion_text: z.string().optional(),
-  caption: z.string().optional(),
-});
+// A segment's cue: a cue (the contract's) and where in the segment's text it plays.
+const cueSchema = CueSchema.extend({ at: z.unknown().optional() });
 
 const turnId = z.string().min(1);
 
@@ -54,7 +50,8 @@ export const backendFrames = {
 export type BackendFrameType = keyof typeof backendFrames;
 export type SegmentFrame = z.infer<typeof backendFrames.segment>;
 export type ToolCallFrame = z.infer<typeof backendFrames.tool_call>;
-export type Cue = z.infer<typeof cueSchema>;
+/** A cue in a segment, with its position (`at`, in code points of the segment's text). */
+export type SegmentCue = z.infer<typeof cueSchema>;
 
 /** What the client sends: hello, turn, tool_result, stop, error. */
 export type ClientFrame =

@@ -1,15 +1,16 @@
+import type { Cue } from "../../../protocol/cue.ts";
 import type { EngineEvent } from "../stream/types.ts";
 import { GENERATE_EXPRESS } from "../tools/client-tools.ts";
-import type { Cue, SegmentFrame } from "./frames.ts";
+import type { SegmentCue, SegmentFrame } from "./frames.ts";
 
 /** A piece of a segment in play order: text, or a cue that plays between texts. */
-export type SegmentPiece = { kind: "text"; text: string } | { kind: "cue"; cue: Omit<Cue, "at"> };
+export type SegmentPiece = { kind: "text"; text: string } | { kind: "cue"; cue: Cue };
 
 /**
  * Splits a segment's text at its cues' positions (Unicode code points; clamped into the text; a cue without a
  * valid position plays at the end) so each cue plays where the speech reaches it.
  */
-export function placeCues(text: string, cues: readonly Cue[] = []): SegmentPiece[] {
+export function placeCues(text: string, cues: readonly SegmentCue[] = []): SegmentPiece[] {
   const points = Array.from(text);
   const placed = cues
     .map((c, i) => {

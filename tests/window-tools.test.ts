@@ -1,11 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { Addressing } from "../app/addressing/addressing.ts";
-import type { KeyValue } from "../app/presets/presets.ts";
-import type { WindowKind } from "../app/tools/pet-window-tools.ts";
-import { buildTurnRegistry } from "../app/turn/wire-dispatcher.ts";
-import { DEFAULT_VOCABULARY } from "../app/vocabulary/vocabulary.ts";
-import type { ClientTool } from "../io/chat/tools/client-tools.ts";
-import { createPanelTools } from "./panel-tools.ts";
+import { Addressing } from "../src/app/addressing/addressing.ts";
+import type { KeyValue } from "../src/app/presets/presets.ts";
+import { relationsOverBridge } from "../src/app/tools/relation.ts";
+import { createWindowTools, type WindowKind } from "../src/app/tools/window-tools.ts";
+import { buildTurnRegistry } from "../src/app/turn/wire-dispatcher.ts";
+import { DEFAULT_VOCABULARY } from "../src/app/vocabulary/vocabulary.ts";
+import type { ClientTool } from "../src/io/chat/tools/client-tools.ts";
+import { scriptedInvoke } from "../tools/testing/invoke.ts";
 
 function memoryKv(init: Record<string, unknown> = {}): KeyValue {
   const data = new Map<string, unknown>(Object.entries(init));
@@ -16,16 +17,15 @@ const PRESETS = { "yui.presets": [{ id: "yui", name: "Yui", avatar: "", voice: "
 
 /** The registry a page's panel of this kind declares, over an invoke that records the commands it is given. */
 async function panelRegistry(kind: WindowKind, init: Record<string, unknown> = {}) {
-  const calls: [string, unknown][] = [];
-  const tools = createPanelTools({
+  const { invoke, calls } = scriptedInvoke(() => "ran");
+  const kv = memoryKv({ ...PRESETS, ...init });
+  const tools = createWindowTools({
     kind,
-    kv: memoryKv({ ...PRESETS, ...init }),
+    kv,
     presetId: "yui",
     addressing: new Addressing({ self: { id: "yui", name: "Yui" } }),
-    invoke: async (command, args) => {
-      calls.push([command, args]);
-      return "ran";
-    },
+    invoke,
+    relations: relationsOverBridge(invoke, kv),
   });
   const registry = await buildTurnRegistry({ vocabulary: () => DEFAULT_VOCABULARY, windowTools: tools });
   return { registry, calls };
