@@ -326,7 +326,7 @@ describe("rate_relation from two windows of one character on a real host", () =>
 
   /** A window as the app has it: its own bridge connection, its store snapshot, the tool over relation_rate. */
   async function windowTool(): Promise<ClientTool> {
-    const client = await bridgeClient(host.port);
+    const client = await bridgeClient(host);
     clients.push(client);
     const invoke = async (command: string, args: unknown) => {
       const r = await client.invoke(command, args);
@@ -420,7 +420,7 @@ describe("rate_relation from two windows of one character on a real host", () =>
   });
 
   it("refuses a change the window should never send: a reserved reason, a delta outside the enum, a bad target", async () => {
-    const client = await bridgeClient(host.port);
+    const client = await bridgeClient(host);
     clients.push(client);
     const base = { presetId: "mika", target: "user", delta: 1, why: "fine" };
     for (const bad of [

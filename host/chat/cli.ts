@@ -19,6 +19,8 @@ import { createChatEngine } from "../../src/io/chat/stream/engine.ts";
 import type { EngineEvent } from "../../src/io/chat/stream/types.ts";
 import { registerBrowserCommands } from "../browser/commands.ts";
 import { createCommandTable } from "../commands.ts";
+import { hostSecretHeaders } from "../launch-secret.ts";
+import { dataDir } from "../paths.ts";
 import { nodeConnect } from "../push-socket.ts";
 import { openStore } from "../store/store.ts";
 import { fileVocabulary } from "../vocabulary-source.ts";
@@ -101,7 +103,8 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (values.host) {
       try {
-        hostBridge = await connectHostBridge(values.host);
+        // The running host's launch secret, from its file in this data directory (docs/app.md "Security model").
+        hostBridge = await connectHostBridge(values.host, hostSecretHeaders(dataDir(), values.host));
       } catch (e) {
         process.stderr.write(`yui chat: ${(e as Error).message}\n`);
         return 1;

@@ -28,11 +28,14 @@ export function bridgeUrl(host: string): string {
   return `ws://${u.host}${BRIDGE_PATH}`;
 }
 
-/** Connects and waits for the host's hello; rejects when the host cannot be reached. */
-export function connectHostBridge(host: string): Promise<HostBridge> {
+/**
+ * Connects and waits for the host's hello; rejects when the host cannot be reached. `headers` carry the host's
+ * launch secret (host/launch-secret.ts), without which its door refuses the bridge.
+ */
+export function connectHostBridge(host: string, headers: Record<string, string> = {}): Promise<HostBridge> {
   const url = bridgeUrl(host);
-  // The bridge refuses a non-loopback Origin; a Node client sends none by default, which it accepts.
-  const ws = new WebSocket(url);
+  // A Node client sends no Origin, which the bridge accepts with the secret.
+  const ws = new WebSocket(url, { headers });
   const pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   let next = 0;
   ws.on("message", (data) => {

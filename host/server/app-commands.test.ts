@@ -35,7 +35,7 @@ afterEach(async () => {
 });
 
 async function client() {
-  const c = await bridgeClient(host.port);
+  const c = await bridgeClient(host);
   clients.push(c);
   return c;
 }

@@ -21,9 +21,11 @@ import { HISTORY_MAX } from "../../src/protocol/limits.ts";
 import { PRESET_KEYS, type Preset } from "../../src/protocol/preset.ts";
 import { registerBrowserCommands } from "../browser/commands.ts";
 import type { CommandTable } from "../commands.ts";
+import { keyDestinations } from "../keys.ts";
 import { reasonOf } from "../net.ts";
 import { isSecretKey } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
+import { PROXY_ERRORS, upstreamUrl } from "./proxy.ts";
 
 /** Connection-test verdicts, written once (the settings show them as is). */
 export const TEST_VERDICTS = {
@@ -37,7 +39,8 @@ export const TEST_VERDICTS = {
 
 export interface AppCommandDeps {
   store: Store;
-  apiKey(preset: Preset): string | undefined;
+  /** The key for a preset's backend when it may go to `destination` (host/keys.ts). */
+  apiKey(preset: Preset, destination: string): string | undefined;
   /** The vocabulary file (data directory). */
   vocabularyFile: string;
   fetch?: typeof fetch;
@@ -79,17 +82,21 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
     const stored = store.get(PRESET_KEYS.apiKey(preset.id));
     return {
       stored: typeof stored === "string" && stored !== "",
-      inForce: deps.apiKey(preset) !== undefined,
+      inForce: keyDestinations(preset).some((url) => deps.apiKey(preset, url) !== undefined),
     };
   });
 
   async function models(preset: Preset, signal?: AbortSignal) {
     const base = preset.backend.base_url?.replace(/\/+$/, "");
     if (!base) return { ok: false, verdict: TEST_VERDICTS.noBase, models: [] as string[] };
-    const key = deps.apiKey(preset);
+    const url = upstreamUrl(base, "models");
+    if (!url) return { ok: false, verdict: PROXY_ERRORS.badBaseUrl(preset.name), models: [] };
+    const key = deps.apiKey(preset, url.href);
     let res: Response;
     try {
-      res = await fetchFn(`${base}/models`, {
+      res = await fetchFn(url, {
+        // A redirect is not followed: the key goes to the URL it was checked for, nowhere else.
+        redirect: "manual",
         headers: key ? { authorization: `Bearer ${key}` } : {},
         signal: AbortSignal.any([AbortSignal.timeout(10_000), ...(signal ? [signal] : [])]),
       });

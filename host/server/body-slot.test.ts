@@ -51,7 +51,7 @@ afterAll(async () => {
 
 describe("main's body in the host", () => {
   it("without a desktop: body_attach answers unsupported, body_action its bare word, the reads fail with it", async () => {
-    const b = await bridgeClient(host.port);
+    const b = await bridgeClient(host);
     try {
       expect(await b.invoke("body_attach", { presetId: "yui" })).toMatchObject({
         ok: true,
@@ -75,8 +75,8 @@ describe("main's body in the host", () => {
 
   it("lends the holder's body until it lets go; a newer holder takes over; a closed connection lets go", async () => {
     host.body.provide(provider);
-    const first = await bridgeClient(host.port);
-    const second = await bridgeClient(host.port);
+    const first = await bridgeClient(host);
+    const second = await bridgeClient(host);
     try {
       expect(await first.invoke("body_attach", { presetId: "nowhere" })).toMatchObject({
         ok: true,
