@@ -12,6 +12,7 @@ import {
   type SessionBackend,
   type TurnResult,
 } from "../../src/app/session/character-session.ts";
+import { switchStates } from "../../src/app/switches.ts";
 import { WINDOW_KINDS, type WindowKind } from "../../src/app/tools/pet-window-tools.ts";
 import { executorOverBridge } from "../../src/body/remote.ts";
 import { createPushClient, type HelloInfo, type PushConnectionEvent } from "../../src/io/chat/push/client.ts";
@@ -122,7 +123,7 @@ export async function main(argv: string[]): Promise<number> {
     if (idle !== undefined && !(idle > 0)) return fail("--idle-timeout must be a positive number of ms");
 
     const commands = createCommandTable();
-    await registerBrowserCommands(commands.register);
+    await registerBrowserCommands(commands.register, () => switchStates(store).browser);
     const vocabulary = fileVocabulary(values.vocabulary);
     const multi = others.length > 0;
     const queue: CharacterAddressed[] = [];

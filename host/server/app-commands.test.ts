@@ -156,8 +156,8 @@ describe("the command table", () => {
         browser: false,
       });
       registerVoiceCommands(table, host.store);
-      registerBodyCommands(table, createBodySlot());
-      await registerBrowserCommands(table.register, browserHostConfig({ tmpDir: tmp }));
+      registerBodyCommands(table, createBodySlot(), () => false);
+      await registerBrowserCommands(table.register, () => false, browserHostConfig({ tmpDir: tmp }));
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

@@ -14,6 +14,7 @@ import {
   setActivePreset,
 } from "../../src/app/presets/presets.ts";
 import { rateRelation, setRelationByUser } from "../../src/app/relations/access.ts";
+import { switchStates } from "../../src/app/switches.ts";
 import { DEFAULT_VOCABULARY, parseVocabulary } from "../../src/app/vocabulary/vocabulary.ts";
 import { parseCommandArgs, RELATION_RATE_COMMAND } from "../../src/protocol/commands.ts";
 import { type HistoryEntry, historyKey } from "../../src/protocol/history.ts";
@@ -44,7 +45,7 @@ export interface AppCommandDeps {
   /** The vocabulary file (data directory). */
   vocabularyFile: string;
   fetch?: typeof fetch;
-  /** Skip browser_run/browser_guide (tests that do not need them). */
+  /** Mount browser_run/browser_guide: the desktop app's host only. Default false. */
   browser?: boolean;
 }
 
@@ -198,5 +199,6 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
     return null;
   });
 
-  if (deps.browser !== false) await registerBrowserCommands(table.register);
+  // The desktop app's host only (the browser build declares no browser tool); the switch read at each call.
+  if (deps.browser === true) await registerBrowserCommands(table.register, () => switchStates(store).browser);
 }

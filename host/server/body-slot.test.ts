@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitFor } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SWITCH_KEYS } from "../../src/protocol/store-keys.ts";
 import { scriptedExecutor } from "../ingress/testing.ts";
 import type { AttachedBody, BodyProvider } from "./body-slot.ts";
 import { type Host, startHost } from "./server.ts";
@@ -62,6 +63,8 @@ describe("main's body in the host", () => {
         value: "unsupported",
       });
       expect(await b.invoke("body_read", { at: "body" })).toMatchObject({ ok: false, error: "unsupported" });
+      // The screen capture switch on: what answers is the missing body (off, the switch would: switches.test.ts).
+      host.store.set(SWITCH_KEYS.screen, { enabled: true }, "test");
       expect(await b.invoke("body_screen", {})).toMatchObject({ ok: false, error: "unsupported" });
       expect(await b.invoke("body_poke", {})).toMatchObject({ ok: true, value: null });
       // Arguments are the contract's: an action without the field it needs is refused before any body is asked.

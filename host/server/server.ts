@@ -11,6 +11,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { listenLoopback } from "@yui/mod-kit";
 import type { Preset } from "../../src/app/presets/preset.ts";
+import { switchStates } from "../../src/app/switches.ts";
 import { createCommandTable } from "../commands.ts";
 import { followAgentNotify, SIGNAL_EVENT } from "../ingress/ingress.ts";
 import { removeHostSecret, writeHostSecret } from "../launch-secret.ts";
@@ -98,7 +99,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   });
   registerVoiceCommands(commands, store);
   const body = createBodySlot();
-  registerBodyCommands(commands, body);
+  registerBodyCommands(commands, body, () => switchStates(store).screen);
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
   const bridge = createBridge(commands, store, log);
   const push = createPushRelay({ kv: store, apiKey });
