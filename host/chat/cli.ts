@@ -4,8 +4,8 @@
  */
 import { parseArgs } from "node:util";
 import type { CharacterAddressed } from "../../src/app/addressing/addressing.ts";
-import { PRESET_KEYS, type Preset } from "../../src/app/presets/preset.ts";
-import { activePresetId, getPreset, type KeyValue, openPet } from "../../src/app/presets/presets.ts";
+import type { Preset } from "../../src/app/presets/preset.ts";
+import { activePresetId, getPreset, openPet } from "../../src/app/presets/presets.ts";
 import {
   type CharacterSession,
   createCharacterSession,
@@ -20,6 +20,7 @@ import { createChatEngine } from "../../src/io/chat/stream/engine.ts";
 import type { EngineEvent } from "../../src/io/chat/stream/types.ts";
 import { registerBrowserCommands } from "../browser/commands.ts";
 import { createCommandTable } from "../commands.ts";
+import { storedBackendKey } from "../keys.ts";
 import { hostSecretHeaders } from "../launch-secret.ts";
 import { dataDir } from "../paths.ts";
 import { nodeConnect } from "../push-socket.ts";
@@ -139,7 +140,10 @@ export async function main(argv: string[]): Promise<number> {
       const pushUrl = values["push-url"] ?? preset.backend.push_url;
       if (transport === "push" && !pushUrl) return fail("give --push-url for the push transport");
       if (transport !== "push" && !baseUrl) return fail("give --base-url (or set OPENAI_BASE_URL)");
-      const apiKey = values["api-key"] || process.env.OPENAI_API_KEY || storedApiKey(store, id);
+      // The stored key only toward the address it was saved for (host/keys.ts).
+      const destination = (transport === "push" ? pushUrl : baseUrl) ?? "";
+      const apiKey =
+        values["api-key"] || process.env.OPENAI_API_KEY || storedBackendKey(store, preset, destination);
       const out = (e: EngineEvent | PushConnectionEvent) => print(e, multi ? preset.id : undefined);
       // The command line's backend settings override the preset's; the backend is built once.
       const backend = (_p: Preset, hello: () => Promise<HelloInfo>): SessionBackend => {
@@ -231,12 +235,6 @@ export async function main(argv: string[]): Promise<number> {
     for (const { session } of sessions.values()) session.close();
     store.close();
   }
-}
-
-/** The stored API key of a preset, if any (kept host-side). */
-function storedApiKey(kv: KeyValue, presetId: string): string | undefined {
-  const v = kv.get(PRESET_KEYS.apiKey(presetId));
-  return typeof v === "string" && v ? v : undefined;
 }
 
 function parse(argv: string[]) {

@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { savePreset } from "../../src/app/presets/presets.ts";
+import { DEFAULT_VOCABULARY } from "../../src/app/vocabulary/vocabulary.ts";
 import { COMMANDS } from "../../src/protocol/commands.ts";
 import { browserHostConfig, registerBrowserCommands } from "../browser/commands.ts";
 import { createCommandTable } from "../commands.ts";
@@ -155,7 +156,7 @@ describe("the command table", () => {
         vocabularyFile: "",
         browser: false,
       });
-      registerVoiceCommands(table, host.store);
+      registerVoiceCommands(table, host.store, () => DEFAULT_VOCABULARY);
       registerBodyCommands(table, createBodySlot(), () => false);
       await registerBrowserCommands(table.register, () => false, browserHostConfig({ tmpDir: tmp }));
     } finally {

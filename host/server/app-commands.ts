@@ -18,15 +18,22 @@ import { switchStates } from "../../src/app/switches.ts";
 import { DEFAULT_VOCABULARY, parseVocabulary } from "../../src/app/vocabulary/vocabulary.ts";
 import { parseCommandArgs, RELATION_RATE_COMMAND } from "../../src/protocol/commands.ts";
 import { type HistoryEntry, historyKey } from "../../src/protocol/history.ts";
+import { hasKey } from "../../src/protocol/keys.ts";
 import { HISTORY_MAX } from "../../src/protocol/limits.ts";
 import { PRESET_KEYS, type Preset } from "../../src/protocol/preset.ts";
 import { registerBrowserCommands } from "../browser/commands.ts";
 import type { CommandTable } from "../commands.ts";
-import { keyDestinations } from "../keys.ts";
+import { bindKey, keyDestinations, presetKeyOrigins } from "../keys.ts";
 import { reasonOf } from "../net.ts";
 import { isSecretKey } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import { PROXY_ERRORS, upstreamUrl } from "./proxy.ts";
+
+/** The key commands' refusals, written once. */
+export const KEY_ERRORS = {
+  noDestination:
+    "set the backend's base URL (or push URL) first: a key is kept for the address it is saved for",
+} as const;
 
 /** Connection-test verdicts, written once (the settings show them as is). */
 export const TEST_VERDICTS = {
@@ -71,18 +78,24 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
     if (isSecretKey(key)) throw new Error(`${key} is a secret: set it with api_key_set`);
     return store.delete(key, "user");
   });
+  // The key is kept with the origins it is saved for (the preset's base URL and push URL now): the host sends it
+  // only there, and a change of either drops it (host/keys.ts).
   table.register("api_key_set", async (args) => {
     const { presetId, key } = parseCommandArgs("api_key_set", args);
-    if (key) store.set(PRESET_KEYS.apiKey(presetId), key, "user");
-    else store.delete(PRESET_KEYS.apiKey(presetId), "user");
+    if (!key) {
+      store.delete(PRESET_KEYS.apiKey(presetId), "user");
+      return null;
+    }
+    const origins = presetKeyOrigins(presetOf({ presetId }));
+    if (origins.length === 0) throw new Error(KEY_ERRORS.noDestination);
+    store.set(PRESET_KEYS.apiKey(presetId), bindKey(key, origins), "user");
     return null;
   });
   // Whether a key is in force, never the key: stored, or the environment's for the environment's backend.
   table.register("api_key_status", async (args) => {
     const preset = presetOf(args);
-    const stored = store.get(PRESET_KEYS.apiKey(preset.id));
     return {
-      stored: typeof stored === "string" && stored !== "",
+      stored: hasKey(store.get(PRESET_KEYS.apiKey(preset.id))),
       inForce: keyDestinations(preset).some((url) => deps.apiKey(preset, url) !== undefined),
     };
   });

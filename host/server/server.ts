@@ -14,6 +14,7 @@ import type { Preset } from "../../src/app/presets/preset.ts";
 import { switchStates } from "../../src/app/switches.ts";
 import { createCommandTable } from "../commands.ts";
 import { followAgentNotify, SIGNAL_EVENT } from "../ingress/ingress.ts";
+import { backendKey, followKeyBindings } from "../keys.ts";
 import { removeHostSecret, writeHostSecret } from "../launch-secret.ts";
 import { trackSockets } from "../net.ts";
 import { dataDir } from "../paths.ts";
@@ -23,7 +24,7 @@ import { registerVoiceCommands } from "../voice/commands.ts";
 import { registerAppCommands } from "./app-commands.ts";
 import { type BodySlot, createBodySlot, registerBodyCommands } from "./body-slot.ts";
 import { type Bridge, createBridge } from "./bridge.ts";
-import { apiKeyFor, seedDefaults } from "./defaults.ts";
+import { seedDefaults } from "./defaults.ts";
 import { createDoor } from "./door.ts";
 import { createPushRelay } from "./push-relay.ts";
 import { createRequestHandler, createUpgradeHandler } from "./routes.ts";
@@ -89,7 +90,10 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   const defaultAvatar = opts.defaultAvatar ?? join(REPO, ".cache", "avatar", "default.vrm");
   const store = openStore(dir);
   seedDefaults(store, env);
-  const apiKey = (preset: Preset, _destination: string) => apiKeyFor(store, preset, env);
+  // Each key only where it was saved for (host/keys.ts); plain keys bound, moved ones dropped, as the store changes.
+  const apiKey = (preset: Preset, destination: string) => backendKey(store, preset, destination, env);
+  const vocabulary = fileVocabulary(join(dir, VOCABULARY_FILE));
+  const offKeys = followKeyBindings(store, vocabulary);
   const commands = createCommandTable();
   await registerAppCommands(commands, {
     store,
@@ -97,7 +101,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     vocabularyFile: join(dir, VOCABULARY_FILE),
     browser: opts.browserCommands === true,
   });
-  registerVoiceCommands(commands, store);
+  registerVoiceCommands(commands, store, vocabulary);
   const body = createBodySlot();
   registerBodyCommands(commands, body, () => switchStates(store).screen);
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -111,7 +115,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     dist,
     defaultAvatar,
     env,
-    vocabulary: fileVocabulary(join(dir, VOCABULARY_FILE)),
+    vocabulary,
     apiKey,
     bridge,
     push,
@@ -125,6 +129,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   try {
     await listenLoopback(server, want);
   } catch (e) {
+    offKeys();
     bridge.close();
     push.close();
     store.close();
@@ -152,6 +157,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     body,
     async close() {
       await ingress.close();
+      offKeys();
       body.provide(null);
       bridge.close();
       push.close();
