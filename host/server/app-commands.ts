@@ -20,7 +20,7 @@ import { parseCommandArgs, RELATION_RATE_COMMAND } from "../../src/protocol/comm
 import { type HistoryEntry, historyKey } from "../../src/protocol/history.ts";
 import { hasKey } from "../../src/protocol/keys.ts";
 import { HISTORY_MAX } from "../../src/protocol/limits.ts";
-import { PRESET_KEYS, type Preset } from "../../src/protocol/preset.ts";
+import { PRESET_ID_SOURCE, PRESET_KEYS, type Preset } from "../../src/protocol/preset.ts";
 import { registerBrowserCommands } from "../browser/commands.ts";
 import type { CommandTable } from "../commands.ts";
 import { bindKey, keyDestinations, presetKeyOrigins } from "../keys.ts";
@@ -28,6 +28,27 @@ import { reasonOf } from "../net.ts";
 import { isSecretKey } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
 import { PROXY_ERRORS, upstreamUrl } from "./proxy.ts";
+
+/** The generic store commands' refusal of a key with commands of its own, written once. */
+export const STORE_ERRORS = {
+  owned: (key: string, commands: string) => `${key} changes only through its own commands (${commands})`,
+} as const;
+
+const PRESET_COMMANDS = "preset_save, preset_remove, preset_activate, pet_open, pet_close";
+const byPreset = (suffix: string) => new RegExp(`^yui\\.${PRESET_ID_SOURCE}\\.${suffix}$`);
+const OWNED: readonly { match: (key: string) => boolean; commands: string }[] = [
+  { match: (k) => k === PRESET_KEYS.list || k === PRESET_KEYS.active || k === PRESET_KEYS.open, commands: PRESET_COMMANDS },
+  { match: (k) => byPreset("history").test(k), commands: "history_append" },
+  { match: (k) => byPreset("relations").test(k), commands: "relation_rate, relation_set_by_user" },
+];
+
+/**
+ * The commands that own `key`, when it has some: the preset list, a conversation and relations change only
+ * through them (one transaction each, checked), never a window's whole-value store_set.
+ */
+export function ownedBy(key: string): string | undefined {
+  return OWNED.find((o) => o.match(key))?.commands;
+}
 
 /** The key commands' refusals, written once. */
 export const KEY_ERRORS = {
@@ -67,15 +88,21 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
     return p;
   };
 
+  // The generic writes: never a secret, never a key that has its own commands (each its one transaction).
+  const writable = (key: string) => {
+    if (isSecretKey(key)) throw new Error(`${key} is a secret: set it with api_key_set`);
+    const owner = ownedBy(key);
+    if (owner) throw new Error(STORE_ERRORS.owned(key, owner));
+  };
   table.register("store_set", async (args) => {
     const { key, value } = parseCommandArgs("store_set", args);
-    if (isSecretKey(key)) throw new Error(`${key} is a secret: set it with api_key_set`);
+    writable(key);
     store.set(key, value, "user");
     return null;
   });
   table.register("store_delete", async (args) => {
     const { key } = parseCommandArgs("store_delete", args);
-    if (isSecretKey(key)) throw new Error(`${key} is a secret: set it with api_key_set`);
+    writable(key);
     return store.delete(key, "user");
   });
   // The key is kept with the origins it is saved for (the preset's base URL and push URL now): the host sends it

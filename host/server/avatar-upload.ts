@@ -40,7 +40,8 @@ export function handleAvatarUpload(
   if (!m) return false;
   const presetId = m[1]!;
   if (!getPreset(deps.kv, presetId)) {
-    sendJsonError(res, 404, `unknown preset ${presetId}`, { connection: "close" });
+    req.resume();
+    sendJsonError(res, 404, `unknown preset ${presetId}`);
     return true;
   }
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
@@ -50,7 +51,9 @@ export function handleAvatarUpload(
     return true;
   }
   if (slot.busy) {
-    sendJsonError(res, 429, UPLOAD_ERRORS.busy, { connection: "close", "retry-after": "5" });
+    // Read and dropped (never kept): closing under a client still sending would lose it this answer.
+    req.resume();
+    sendJsonError(res, 429, UPLOAD_ERRORS.busy, { "retry-after": "5" });
     return true;
   }
   slot.busy = true;
@@ -111,26 +114,42 @@ async function headOf(file: string, size: number): Promise<Uint8Array> {
   }
 }
 
+type Outcome =
+  | { status: 200; body: { name: string; specVersion: string; path: string } }
+  | { status: 400 | 404 | 413; error: string }
+  | null;
+
+// Receives, checks and stores one model; the temporary file is gone before the answer goes out.
 async function upload(req: IncomingMessage, res: ServerResponse, presetId: string, deps: UploadDeps) {
   const dir = join(deps.dataDir, "avatars");
-  const file = join(dir, `${presetId}.vrm`);
   const tmp = join(dir, `.${presetId}.${randomUUID()}.tmp`);
   await mkdir(dir, { recursive: true, mode: 0o700 });
+  let outcome: Outcome;
   try {
-    const got = await receive(req, tmp);
-    if (!got.ok) {
-      if (got.tooLarge) sendJsonError(res, 413, MODEL_FILE_ERRORS.tooLarge, { connection: "close" });
-      return; // otherwise the client went away mid-upload: nobody to answer
-    }
-    const check = checkModelBytes(got.size === 0 ? new Uint8Array() : await headOf(tmp, got.size));
-    if (!check.ok) return sendJsonError(res, 400, check.error);
-    await rename(tmp, file);
-    // The preset as it is now (it may have changed during the upload), naming the new file.
-    const preset = getPreset(deps.kv, presetId);
-    if (!preset) return sendJsonError(res, 404, `unknown preset ${presetId}`);
-    savePreset(deps.kv, { ...preset, avatar: file }, "user");
-    sendJson(res, 200, { name: check.name, specVersion: check.specVersion, path: file });
+    outcome = await receiveAndStore(req, presetId, deps, tmp, join(dir, `${presetId}.vrm`));
   } finally {
     await rm(tmp, { force: true });
   }
+  if (!outcome) return; // the client went away mid-upload: nobody to answer
+  if (outcome.status === 200) return sendJson(res, 200, outcome.body);
+  sendJsonError(res, outcome.status, outcome.error, outcome.status === 413 ? { connection: "close" } : {});
+}
+
+async function receiveAndStore(
+  req: IncomingMessage,
+  presetId: string,
+  deps: UploadDeps,
+  tmp: string,
+  file: string,
+): Promise<Outcome> {
+  const got = await receive(req, tmp);
+  if (!got.ok) return got.tooLarge ? { status: 413, error: MODEL_FILE_ERRORS.tooLarge } : null;
+  const check = checkModelBytes(got.size === 0 ? new Uint8Array() : await headOf(tmp, got.size));
+  if (!check.ok) return { status: 400, error: check.error };
+  await rename(tmp, file);
+  // The preset as it is now (it may have changed during the upload), naming the new file.
+  const preset = getPreset(deps.kv, presetId);
+  if (!preset) return { status: 404, error: `unknown preset ${presetId}` };
+  savePreset(deps.kv, { ...preset, avatar: file }, "user");
+  return { status: 200, body: { name: check.name, specVersion: check.specVersion, path: file } };
 }
