@@ -61,6 +61,7 @@ const REASONS: Record<number, string> = {
   401: "Unauthorized",
   403: "Forbidden",
   404: "Not Found",
+  405: "Method Not Allowed",
   421: "Misdirected Request",
   500: "Internal Server Error",
   502: "Bad Gateway",

@@ -42,6 +42,9 @@ export interface Bridge {
   close(): void;
 }
 
+/** The answer to an invoke frame whose shape the contract refuses (no command name, say). */
+export const INVALID_FRAME = "invalid frame: an invoke carries {type, id, command, args}";
+
 /** The answer a command gets when its value cannot be sent (nested too deep for JSON, say). */
 export const UNSENDABLE_ANSWER = "the answer could not be encoded as JSON";
 
@@ -122,13 +125,21 @@ export function createBridge(
     send(ws, { type: "hello", snapshot: storeSnapshot(store) });
     ws.on("message", (data, isBinary) => {
       if (isBinary) return;
-      let frame: WindowFrame;
+      let raw: unknown;
       try {
-        frame = WindowFrameSchema.parse(JSON.parse(data.toString()));
+        raw = JSON.parse(data.toString());
       } catch {
-        // A malformed frame cannot be answered by id; the window's invoke times out on its own terms.
+        return; // not JSON: nothing to answer to
+      }
+      const parsed = WindowFrameSchema.safeParse(raw);
+      if (!parsed.success) {
+        // An invoke with an id but a shape the contract refuses is answered, so its caller hears why at once.
+        const id = (raw as { type?: unknown; id?: unknown } | null)?.id;
+        if ((raw as { type?: unknown } | null)?.type === "invoke" && Number.isInteger(id))
+          send(ws, { type: "result", id: id as number, ok: false, error: INVALID_FRAME });
         return;
       }
+      const frame: WindowFrame = parsed.data;
       onFrame(ws, running, frame).catch((e: unknown) =>
         log(`bridge: a frame failed: ${(e as Error)?.message ?? e}`),
       );

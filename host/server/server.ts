@@ -16,7 +16,7 @@ import { createCommandTable } from "../commands.ts";
 import { followAgentNotify, SIGNAL_EVENT } from "../ingress/ingress.ts";
 import { backendKey, followKeyBindings } from "../keys.ts";
 import { removeHostSecret, writeHostSecret } from "../launch-secret.ts";
-import { trackSockets } from "../net.ts";
+import { refuseUpgrade, trackSockets } from "../net.ts";
 import { dataDir } from "../paths.ts";
 import { openStore, type Store } from "../store/store.ts";
 import { fileVocabulary, VOCABULARY_FILE } from "../vocabulary-source.ts";
@@ -123,6 +123,8 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   };
   const server = createServer(createRequestHandler(routes));
   server.on("upgrade", createUpgradeHandler(routes));
+  // CONNECT (a proxy's tunnel) is nothing the host serves: a clear 405, where Node would just hang up.
+  server.on("connect", (_req, socket) => refuseUpgrade(socket, 405, "method not allowed"));
   const sockets = trackSockets(server);
 
   const want = opts.port ?? DEFAULT_PORT;
