@@ -37,7 +37,10 @@ export const STORE_ERRORS = {
 const PRESET_COMMANDS = "preset_save, preset_remove, preset_activate, pet_open, pet_close";
 const byPreset = (suffix: string) => new RegExp(`^yui\\.${PRESET_ID_SOURCE}\\.${suffix}$`);
 const OWNED: readonly { match: (key: string) => boolean; commands: string }[] = [
-  { match: (k) => k === PRESET_KEYS.list || k === PRESET_KEYS.active || k === PRESET_KEYS.open, commands: PRESET_COMMANDS },
+  {
+    match: (k) => k === PRESET_KEYS.list || k === PRESET_KEYS.active || k === PRESET_KEYS.open,
+    commands: PRESET_COMMANDS,
+  },
   { match: (k) => byPreset("history").test(k), commands: "history_append" },
   { match: (k) => byPreset("relations").test(k), commands: "relation_rate, relation_set_by_user" },
 ];

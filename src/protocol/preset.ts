@@ -42,7 +42,10 @@ export function endpointUrl(protocol: RegExp, kind: "base" | "endpoint") {
     .url({ protocol })
     .max(2048)
     .refine((u) => !u.includes("#"), "a URL here takes no #fragment")
-    .refine((u) => kind === "endpoint" || !u.includes("?"), "a base URL takes no ?query: paths are added to it");
+    .refine(
+      (u) => kind === "endpoint" || !u.includes("?"),
+      "a base URL takes no ?query: paths are added to it",
+    );
 }
 
 const WEB = /^(https?|wss?)$/;
