@@ -214,7 +214,7 @@ async function main() {
         type: "open",
         id,
         title: "Yui",
-        url: desktopUrl(host.url, "yui", "main") + query,
+        url: host.launchUrl(desktopUrl(host.url, "yui", "main") + query),
         ...WINDOW_SIZE,
         ...initialPlace(0, ready.monitors),
       });

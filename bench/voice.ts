@@ -67,7 +67,7 @@ async function main() {
       { enabled: true, engine: "openai", base_url: speech.url },
       "bench",
     );
-    harness = await startVoiceHarness(host.url);
+    harness = await startVoiceHarness(host);
     const body = [
       sse(chunk({ role: "assistant", content: "" })),
       ...REPLY.map((t) => sse(chunk({ content: t }))),

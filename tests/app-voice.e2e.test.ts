@@ -64,7 +64,8 @@ afterAll(async () => {
 async function open(view: string, stage = false): Promise<Page> {
   const page = await browser.newPage();
   await probeStage(page);
-  await page.goto(`${host.url}?view=${view}${stage ? "" : "&stage=off"}`);
+  // Through a one-time launch URL, as `npm start` opens the browser build: the window is signed in.
+  await page.goto(host.launchUrl(`${host.url}?view=${view}${stage ? "" : "&stage=off"}`));
   await page.waitForFunction(() => document.body.dataset.ready === "true");
   return page;
 }

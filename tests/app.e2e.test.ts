@@ -13,11 +13,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { TEST_VERDICTS } from "../host/server/app-commands.ts";
 import { PROXY_ERRORS } from "../host/server/proxy.ts";
 import { type Host, startHost } from "../host/server/server.ts";
+import { hostFetch } from "../host/server/testing.ts";
 import { listPresets, openPet, savePreset } from "../src/app/presets/presets.ts";
 import { USER_REASON } from "../src/app/relations/relations.ts";
 import { RATE_RELATION_RESULTS } from "../src/app/tools/relation.ts";
 import { MODEL_FILE_ERRORS } from "../src/avatar/model-file.ts";
-import { CHAT_ERRORS, CUT_OFF } from "../src/ui/errors.ts";
+import { CHAT_ERRORS, CUT_OFF, SIGNED_OUT } from "../src/ui/errors.ts";
 import { startPushBackend } from "../tools/push-backend/server.ts";
 import {
   chatStream,
@@ -71,7 +72,8 @@ async function open(view: string, stage = false): Promise<Page> {
   const page = await browser.newPage({ viewport: { width: 1280, height: 820 } });
   pages.push(page);
   await probeStage(page);
-  await page.goto(`${host.url}?view=${view}${stage ? "" : "&stage=off"}`);
+  // Through a one-time launch URL, as `npm start` opens the browser build: the window is signed in.
+  await page.goto(host.launchUrl(`${host.url}?view=${view}${stage ? "" : "&stage=off"}`));
   // A loaded machine can take long to start a page; the test timeout (90 s) is the real bound.
   await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 });
   return page;
@@ -230,7 +232,7 @@ describe("the browser build", { timeout: 90_000 }, () => {
     await main.close();
   });
 
-  it("settings and the conversation persist across a reload and a host restart", async () => {
+  it("settings and the conversation persist across a reload and a host restart (which signs windows out)", async () => {
     pointAt("yui", "YUI", backend.url);
     const talk = await open("main");
     backend.enqueue({ body: chatStream({ text: ["Hi! I'm YUI. Nice to meet you."] }) });
@@ -247,12 +249,15 @@ describe("the browser build", { timeout: 90_000 }, () => {
 
     const port = host.port;
     await restartHost(port, true);
-    // The open page reconnects to the new host by itself.
+    // The new start has a new secret: the open page, signed in to the old one, says it is not signed in (a
+    // host restart signs its windows out), and opened from the new launch URL it shows what was kept.
     await expect
       .poll(() => settings.getByTestId("connection").textContent(), { timeout: 20_000 })
-      .toBe("connected");
-    await settings.reload();
+      .toBe("not signed in");
+    expect(await settings.getByTestId("toast").last().textContent()).toBe(SIGNED_OUT);
+    await settings.goto(host.launchUrl(`${host.url}?view=settings&stage=off`));
     await settings.waitForFunction(() => document.body.dataset.ready === "true");
+    expect(await settings.getByTestId("connection").textContent()).toBe("connected");
     expect(await settings.getByTestId("model").inputValue()).toBe("kept-model");
 
     const main = await open("main");
@@ -414,7 +419,7 @@ describe("the browser build", { timeout: 90_000 }, () => {
       .toContain("Your model: my-model.vrm");
     const owner = listPresets(host.store).find((p) => p.avatar.endsWith(".vrm"))!;
     expect(owner.avatar).toBe(join(dataDir, "avatars", `${owner.id}.vrm`));
-    const served = await fetch(new URL(`/avatar/${owner.id}.vrm`, host.url));
+    const served = await hostFetch(host, `/avatar/${owner.id}.vrm`);
     expect(
       Buffer.from(await served.arrayBuffer())
         .subarray(0, 4)

@@ -397,7 +397,7 @@ describe("her body on real windows", () => {
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     try {
       const page = await browser.newPage();
-      await page.goto(`${app.host.url}?view=settings`);
+      await page.goto(app.host.launchUrl(`${app.host.url}?view=settings`));
       await page.getByTestId("wake-timeout").fill("30");
       await page.getByTestId("wake-timeout").dispatchEvent("change");
       await page.getByTestId("reduced-motion").check();
@@ -487,7 +487,7 @@ describe("her body on real windows", () => {
   });
 
   it("tells her page when other windows cover all of her window, and when they no longer do", async () => {
-    const bridge = await bridgeClient(app.host.port);
+    const bridge = await bridgeClient(app.host);
     const occluded = () =>
       bridge.frames
         .map((f) => JSON.parse(f) as { type: string; name?: string; payload?: { occluded?: boolean } })
@@ -512,7 +512,7 @@ describe("her body on real windows", () => {
       persona: "",
       backend: { transport: "chat", base_url: backend.url, model: "scripted" },
     });
-    const bridge = await bridgeClient(app.host.port);
+    const bridge = await bridgeClient(app.host);
     const told = () =>
       bridge.frames
         .map((f) => JSON.parse(f) as { type: string; name?: string; payload?: OcclusionEvent })

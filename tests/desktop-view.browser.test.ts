@@ -55,7 +55,7 @@ async function openMain(): Promise<{ page: Page; sent: Sent[]; received: Receive
     ws.on("framesent", (f) => sent.push(JSON.parse(String(f.payload)) as Sent));
     ws.on("framereceived", (f) => received.push(JSON.parse(String(f.payload)) as Received));
   });
-  await page.goto(`${host.url}?view=desktop&role=main&preset=${presetId}`);
+  await page.goto(host.launchUrl(`${host.url}?view=desktop&role=main&preset=${presetId}`));
   await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 });
   return { page, sent, received };
 }
@@ -235,8 +235,9 @@ describe("main's desktop page and her body", { timeout: 180_000 }, () => {
       )
       .toBeGreaterThan(pokes);
 
-    // The host restarts on the same port: the page connects again and holds the body again.
-    const port = host.port;
+    // The host restarts on the same port: the page connects again and holds the body again. (Its secret is
+    // kept for this: the page's reconnect is the subject; a real restart signs windows out, app.e2e.test.ts.)
+    const { port, secret } = host;
     await host.close();
     host = await startHost({
       port,
@@ -245,6 +246,7 @@ describe("main's desktop page and her body", { timeout: 180_000 }, () => {
       defaultAvatar: testModelPaths(REPO).default,
       env: {},
       browserCommands: false,
+      secret,
     });
     await expect.poll(() => invokes(sent, "body_attach").length, { timeout: 60_000 }).toBe(2);
     expect(invokes(sent, "body_attach")[1]!.args).toEqual({ presetId });
@@ -255,7 +257,7 @@ describe("main's desktop page and her body", { timeout: 180_000 }, () => {
     const page = await browser.newPage({ viewport: { width: 320, height: 480 } });
     await probeStage(page);
     try {
-      await page.goto(`${host.url}?view=desktop&role=pet&preset=${presetId}`);
+      await page.goto(host.launchUrl(`${host.url}?view=desktop&role=pet&preset=${presetId}`));
       await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 });
       await expect
         .poll(() => stageNow(page).then((s) => s?.loaded ?? null), { timeout: 60_000 })

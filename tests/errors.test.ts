@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { nodeConnect } from "../host/push-socket.ts";
 import { PROXY_ERRORS } from "../host/server/proxy.ts";
 import { type Host, startHost } from "../host/server/server.ts";
+import { signedFetch } from "../host/server/testing.ts";
 import type { Preset } from "../src/app/presets/preset.ts";
 import { savePreset } from "../src/app/presets/presets.ts";
 import { createPushClient } from "../src/io/chat/push/client.ts";
@@ -48,6 +49,8 @@ async function turn(
     transport: "chat",
     baseUrl: proxyBaseUrl(id, host.url.replace(/\/$/, "")),
     model: "m",
+    // As a signed-in window: the host's door wants the launch secret (a page carries it in its cookie).
+    fetch: signedFetch(host),
     ...opts,
   });
   const end = await engine.runTurn({ text: "hi", tools: [], presetId: id });
@@ -111,6 +114,7 @@ describe("errors in plain words, from real failures", () => {
     const engine = createChatEngine({
       transport: "chat",
       baseUrl: proxyBaseUrl("keyed", host.url.replace(/\/$/, "")),
+      fetch: signedFetch(host),
     });
     expect(await engine.runTurn({ text: "hi", tools: [], presetId: "keyed" })).toMatchObject({
       outcome: "spoken",

@@ -6,7 +6,7 @@ import { fileURLToPath } from "node:url";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { nodeBridgeSocket } from "../host/chat/host-bridge.ts";
 import { type Host, startHost } from "../host/server/server.ts";
-import { bridgeClient } from "../host/server/testing.ts";
+import { bridgeClient, secretHeaders } from "../host/server/testing.ts";
 import { openStore, type Store } from "../host/store/store.ts";
 import { openPet, openPresets, savePreset, setActivePreset } from "../src/app/presets/presets.ts";
 import { type RelationsState, relationsKey, setByUser } from "../src/app/relations/relations.ts";
@@ -333,7 +333,7 @@ describe("rate_relation from two windows of one character on a real host", () =>
     // The bridge client a page uses, over Node's WebSocket.
     const client = createBridgeClient({
       url: `ws://127.0.0.1:${host.port}/bridge`,
-      socket: nodeBridgeSocket(),
+      socket: nodeBridgeSocket({ headers: secretHeaders(host) }),
     });
     let snapshot: Record<string, unknown> = {};
     client.onHello((s) => {
@@ -428,7 +428,7 @@ describe("rate_relation from two windows of one character on a real host", () =>
   });
 
   it("refuses a change the window should never send: a reserved reason, a delta outside the enum, a bad target", async () => {
-    const client = await bridgeClient(host.port);
+    const client = await bridgeClient(host);
     clients.push(client);
     const base = { presetId: "mika", target: "user", delta: 1, why: "fine" };
     for (const bad of [

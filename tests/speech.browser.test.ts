@@ -37,7 +37,7 @@ beforeAll(async () => {
     });
   }
   host.store.set(VOICE_KEYS.preset("yui"), { enabled: true, engine: "openai", base_url: speech.url }, "test");
-  h = await startVoiceHarness(host.url);
+  h = await startVoiceHarness(host);
 }, 120_000);
 
 afterAll(async () => {

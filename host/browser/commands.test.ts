@@ -234,7 +234,11 @@ describe("browser_run: the backstop", () => {
     expect(exit.code).toBe(0);
     expect(await leftoverFolders(h.standin.tmp)).toHaveLength(1);
     const mounted: string[] = [];
-    await registerBrowserCommands((name: string) => mounted.push(name), h.config);
+    await registerBrowserCommands(
+      (name: string) => mounted.push(name),
+      () => true,
+      h.config,
+    );
     expect(mounted).toEqual(["browser_run", "browser_guide"]);
     expect(await leftoverFolders(h.standin.tmp)).toEqual([]);
   });

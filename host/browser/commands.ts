@@ -196,13 +196,20 @@ function reasonOf(err: unknown): string {
 
 /**
  * Mounts browser_run and browser_guide on the host's bridge, and deletes the yui-browser-* folders a previous run
- * left (a backstop-killed script can recreate its folder late). Call once at host start.
+ * left (a backstop-killed script can recreate its folder late). Call once at host start. `enabled` reads the
+ * yui.browser switch: it is read here, where the code would run, at each call (the tool reads it too, but a
+ * window is not what keeps the user's computer safe), and a call while off answers `error: browser is off`.
  */
 export async function registerBrowserCommands(
   register: CommandTable["register"],
+  enabled: () => boolean,
   config: BrowserHostConfig = browserHostConfig(),
 ): Promise<void> {
   await removeLeftoverShotFolders(config.tmpDir);
-  register("browser_run", (args, opts) => browserRun(args, opts, config));
-  register("browser_guide", (args, opts) => browserGuide(args, opts, config));
+  register("browser_run", async (args, opts) =>
+    enabled() ? browserRun(args, opts, config) : BROWSER_RESULT.off,
+  );
+  register("browser_guide", async (args, opts) =>
+    enabled() ? browserGuide(args, opts, config) : BROWSER_RESULT.off,
+  );
 }

@@ -57,7 +57,12 @@ export async function browserHarness(
     ...opts.config,
   });
   const handlers = new Map<string, CommandHandler>();
-  await registerBrowserCommands((name, handler) => handlers.set(name, handler), config);
+  // The switch on: these harnesses test what runs; the host's switch check is host/server/switches.test.ts's.
+  await registerBrowserCommands(
+    (name, handler) => handlers.set(name, handler),
+    () => true,
+    config,
+  );
   let count = 0;
   // The bridge carries JSON: results cross it as a copy, as they would between processes.
   const invoke: BrowserInvoke = async (command, args, invokeOpts) => {

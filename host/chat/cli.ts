@@ -4,7 +4,7 @@
  */
 import { parseArgs } from "node:util";
 import type { CharacterAddressed } from "../../src/app/addressing/addressing.ts";
-import { PRESET_KEYS, type Preset } from "../../src/app/presets/preset.ts";
+import type { Preset } from "../../src/app/presets/preset.ts";
 import { activePresetId, getPreset, type KeyValue, openPet } from "../../src/app/presets/presets.ts";
 import {
   type CharacterSession,
@@ -12,6 +12,7 @@ import {
   type SessionBackend,
   type TurnResult,
 } from "../../src/app/session/character-session.ts";
+import { switchStates } from "../../src/app/switches.ts";
 import { relationsFromStore } from "../../src/app/tools/relation.ts";
 import { createWindowTools, WINDOW_KINDS, type WindowKind } from "../../src/app/tools/window-tools.ts";
 import { executorOverBridge } from "../../src/io/bridge/body-executor.ts";
@@ -20,6 +21,9 @@ import { createChatEngine } from "../../src/io/chat/stream/engine.ts";
 import type { EngineEvent } from "../../src/io/chat/stream/types.ts";
 import { registerBrowserCommands } from "../browser/commands.ts";
 import { createCommandTable } from "../commands.ts";
+import { storedBackendKey } from "../keys.ts";
+import { hostSecretHeaders } from "../launch-secret.ts";
+import { dataDir } from "../paths.ts";
 import { nodeConnect } from "../push-socket.ts";
 import { openStore } from "../store/store.ts";
 import { fileVocabulary } from "../vocabulary-source.ts";
@@ -103,7 +107,10 @@ export async function main(argv: string[]): Promise<number> {
   try {
     if (values.host) {
       try {
-        hostBridge = await connectHostBridge(values.host);
+        // The running host's launch secret, from its file in this data directory (docs/app.md "Security model").
+        hostBridge = await connectHostBridge(values.host, {
+          headers: hostSecretHeaders(dataDir(), values.host),
+        });
       } catch (e) {
         process.stderr.write(`yui chat: ${(e as Error).message}\n`);
         return 1;
@@ -121,7 +128,7 @@ export async function main(argv: string[]): Promise<number> {
     if (idle !== undefined && !(idle > 0)) return fail("--idle-timeout must be a positive number of ms");
 
     const commands = createCommandTable();
-    await registerBrowserCommands(commands.register);
+    await registerBrowserCommands(commands.register, () => switchStates(store).browser);
     const vocabulary = fileVocabulary(values.vocabulary);
     const multi = others.length > 0;
     const queue: CharacterAddressed[] = [];
@@ -185,7 +192,10 @@ function backendFor(
   const pushUrl = values["push-url"] ?? preset.backend.push_url;
   if (transport === "push" && !pushUrl) return "give --push-url for the push transport";
   if (transport !== "push" && !baseUrl) return "give --base-url (or set OPENAI_BASE_URL)";
-  const apiKey = values["api-key"] || process.env.OPENAI_API_KEY || storedApiKey(store, preset.id);
+  // The stored key only toward the address it was saved for (host/keys.ts).
+  const destination = (transport === "push" ? pushUrl : baseUrl) ?? "";
+  const apiKey =
+    values["api-key"] || process.env.OPENAI_API_KEY || storedBackendKey(store, preset, destination);
   return (_p, hello) => {
     if (transport !== "push") {
       return createChatEngine({
@@ -258,12 +268,6 @@ async function converse(
     if (stop.signal.aborted) break;
   }
   return ok;
-}
-
-/** The stored API key of a preset, if any (kept host-side). */
-function storedApiKey(kv: KeyValue, presetId: string): string | undefined {
-  const v = kv.get(PRESET_KEYS.apiKey(presetId));
-  return typeof v === "string" && v ? v : undefined;
 }
 
 type Options = ReturnType<typeof parse>["values"];

@@ -98,7 +98,13 @@ export async function startDesktopApp(opts: {
   /** The shell's log (default: stderr). */
   log?: (line: string) => void;
 }): Promise<DesktopApp> {
-  const host = await startHost({ port: opts.port, env: opts.env, dataDir: opts.dataDir });
+  // The desktop app's host mounts the browser tool's commands: the desktop windows declare the tool.
+  const host = await startHost({
+    port: opts.port,
+    env: opts.env,
+    dataDir: opts.dataDir,
+    browserCommands: true,
+  });
   let shell: ShellProcess;
   try {
     shell = spawnShell({ env: opts.env, log: opts.log ?? ((l) => process.stderr.write(`${l}\n`)) });
@@ -121,6 +127,7 @@ export async function startDesktopApp(opts: {
     shell,
     store: host.store,
     hostUrl: host.url,
+    signIn: (url) => host.launchUrl(url),
     monitors: ready.monitors,
     onQuit: opts.onQuit,
     onPlaced: (id, x, y) => bodies.placed(id, x, y),

@@ -67,6 +67,8 @@ export function startDesktop(opts: {
   shell: ShellProcess;
   store: Store;
   hostUrl: string;
+  /** A one-time launch URL of one of the host's pages (Host.launchUrl): each window opens signed in. */
+  signIn(pageUrl: string): string;
   monitors: Monitor[];
   onQuit: () => void;
   /** The host moved a character window itself (reset position). */
@@ -103,7 +105,7 @@ export function startDesktop(opts: {
           type: "open",
           id: w.id,
           title: w.title,
-          url: desktopUrl(opts.hostUrl, w.id, w.role),
+          url: opts.signIn(desktopUrl(opts.hostUrl, w.id, w.role)),
           ...WINDOW_SIZE,
           ...initialPlace(placed++, monitors),
         });
@@ -124,7 +126,7 @@ export function startDesktop(opts: {
         type: "open",
         id: `page:${action}`,
         title: `YUI · ${page.title}`,
-        url: `${opts.hostUrl}?view=${page.view}`,
+        url: opts.signIn(`${opts.hostUrl}?view=${page.view}`),
         ...page.size,
         frame: true,
       });

@@ -18,7 +18,7 @@ import {
 } from "@yui/mod-kit";
 import type { AvatarExecutor } from "../../src/protocol/body.ts";
 import { AGENT_NOTIFY_KEY, AgentNotifySchema } from "../../src/protocol/store-keys.ts";
-import { trackSockets } from "../net.ts";
+import { requestUrl, trackSockets } from "../net.ts";
 import type { Store } from "../store/store.ts";
 import {
   AVATAR_READS,
@@ -152,7 +152,8 @@ export async function startIngress(opts: IngressOptions): Promise<RunningIngress
 
   const server = createServer((req, res) => {
     if (!loopbackGuard(req, res)) return;
-    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    // A target that is not a path of ours (`//`, `*`) is simply not found: `new URL` threw on it, ending the host.
+    const path = requestUrl(req)?.pathname ?? "";
     // A caller that hangs up before its answer aborts the executor's work.
     const hangUp = new AbortController();
     res.on("close", () => {

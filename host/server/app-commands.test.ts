@@ -3,6 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { savePreset } from "../../src/app/presets/presets.ts";
+import { DEFAULT_VOCABULARY } from "../../src/app/vocabulary/vocabulary.ts";
 import { COMMANDS } from "../../src/protocol/commands.ts";
 import { browserHostConfig, registerBrowserCommands } from "../browser/commands.ts";
 import { createCommandTable } from "../commands.ts";
@@ -35,7 +36,7 @@ afterEach(async () => {
 });
 
 async function client() {
-  const c = await bridgeClient(host.port);
+  const c = await bridgeClient(host);
   clients.push(c);
   return c;
 }
@@ -155,9 +156,9 @@ describe("the command table", () => {
         vocabularyFile: "",
         browser: false,
       });
-      registerVoiceCommands(table, host.store);
-      registerBodyCommands(table, createBodySlot());
-      await registerBrowserCommands(table.register, browserHostConfig({ tmpDir: tmp }));
+      registerVoiceCommands(table, host.store, () => DEFAULT_VOCABULARY);
+      registerBodyCommands(table, createBodySlot(), () => false);
+      await registerBrowserCommands(table.register, () => false, browserHostConfig({ tmpDir: tmp }));
     } finally {
       rmSync(tmp, { recursive: true, force: true });
     }

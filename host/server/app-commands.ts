@@ -14,16 +14,50 @@ import {
   setActivePreset,
 } from "../../src/app/presets/presets.ts";
 import { rateRelation, setRelationByUser } from "../../src/app/relations/access.ts";
+import { switchStates } from "../../src/app/switches.ts";
 import { DEFAULT_VOCABULARY, parseVocabulary } from "../../src/app/vocabulary/vocabulary.ts";
 import { RELATION_RATE_COMMAND } from "../../src/protocol/commands.ts";
 import { type HistoryEntry, historyKey } from "../../src/protocol/history.ts";
+import { hasKey } from "../../src/protocol/keys.ts";
 import { HISTORY_MAX } from "../../src/protocol/limits.ts";
-import { PRESET_KEYS, type Preset } from "../../src/protocol/preset.ts";
+import { PRESET_ID_SOURCE, PRESET_KEYS, type Preset } from "../../src/protocol/preset.ts";
 import { registerBrowserCommands } from "../browser/commands.ts";
 import type { CommandTable } from "../commands.ts";
+import { bindKey, keyDestinations, presetKeyOrigins } from "../keys.ts";
 import { reasonOf } from "../net.ts";
 import { isSecretKey } from "../store/schema.ts";
 import type { Store } from "../store/store.ts";
+import { PROXY_ERRORS, upstreamUrl } from "./proxy.ts";
+
+/** The generic store commands' refusal of a key with commands of its own, written once. */
+export const STORE_ERRORS = {
+  owned: (key: string, commands: string) => `${key} changes only through its own commands (${commands})`,
+} as const;
+
+const PRESET_COMMANDS = "preset_save, preset_remove, preset_activate, pet_open, pet_close";
+const byPreset = (suffix: string) => new RegExp(`^yui\\.${PRESET_ID_SOURCE}\\.${suffix}$`);
+const OWNED: readonly { match: (key: string) => boolean; commands: string }[] = [
+  {
+    match: (k) => k === PRESET_KEYS.list || k === PRESET_KEYS.active || k === PRESET_KEYS.open,
+    commands: PRESET_COMMANDS,
+  },
+  { match: (k) => byPreset("history").test(k), commands: "history_append" },
+  { match: (k) => byPreset("relations").test(k), commands: "relation_rate, relation_set_by_user" },
+];
+
+/**
+ * The commands that own `key`, when it has some: the preset list, a conversation and relations change only
+ * through them (one transaction each, checked), never a window's whole-value store_set.
+ */
+export function ownedBy(key: string): string | undefined {
+  return OWNED.find((o) => o.match(key))?.commands;
+}
+
+/** The key commands' refusals, written once. */
+export const KEY_ERRORS = {
+  noDestination:
+    "set the backend's base URL (or push URL) first: a key is kept for the address it is saved for",
+} as const;
 
 /** Connection-test verdicts, written once (the settings show them as is). */
 export const TEST_VERDICTS = {
@@ -37,11 +71,12 @@ export const TEST_VERDICTS = {
 
 export interface AppCommandDeps {
   store: Store;
-  apiKey(preset: Preset): string | undefined;
+  /** The key for a preset's backend when it may go to `destination` (host/keys.ts). */
+  apiKey(preset: Preset, destination: string): string | undefined;
   /** The vocabulary file (data directory). */
   vocabularyFile: string;
   fetch?: typeof fetch;
-  /** Skip browser_run/browser_guide (tests that do not need them). */
+  /** Mount browser_run/browser_guide: the desktop app's host only. Default false. */
   browser?: boolean;
 }
 
@@ -55,37 +90,53 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
     return p;
   };
 
-  table.register("store_set", async ({ key, value }) => {
+  // The generic writes: never a secret, never a key that has its own commands (each its one transaction).
+  const writable = (key: string) => {
     if (isSecretKey(key)) throw new Error(`${key} is a secret: set it with api_key_set`);
+    const owner = ownedBy(key);
+    if (owner) throw new Error(STORE_ERRORS.owned(key, owner));
+  };
+  table.register("store_set", async ({ key, value }) => {
+    writable(key);
     store.set(key, value, "user");
     return null;
   });
   table.register("store_delete", async ({ key }) => {
-    if (isSecretKey(key)) throw new Error(`${key} is a secret: set it with api_key_set`);
+    writable(key);
     return store.delete(key, "user");
   });
+  // The key is kept with the origins it is saved for (the preset's base URL and push URL now): the host sends it
+  // only there, and a change of either drops it (host/keys.ts).
   table.register("api_key_set", async ({ presetId, key }) => {
-    if (key) store.set(PRESET_KEYS.apiKey(presetId), key, "user");
-    else store.delete(PRESET_KEYS.apiKey(presetId), "user");
+    if (!key) {
+      store.delete(PRESET_KEYS.apiKey(presetId), "user");
+      return null;
+    }
+    const origins = presetKeyOrigins(presetOf({ presetId }));
+    if (origins.length === 0) throw new Error(KEY_ERRORS.noDestination);
+    store.set(PRESET_KEYS.apiKey(presetId), bindKey(key, origins), "user");
     return null;
   });
   // Whether a key is in force, never the key: stored, or the environment's for the environment's backend.
   table.register("api_key_status", async (args) => {
     const preset = presetOf(args);
-    const stored = store.get(PRESET_KEYS.apiKey(preset.id));
     return {
-      stored: typeof stored === "string" && stored !== "",
-      inForce: deps.apiKey(preset) !== undefined,
+      stored: hasKey(store.get(PRESET_KEYS.apiKey(preset.id))),
+      inForce: keyDestinations(preset).some((url) => deps.apiKey(preset, url) !== undefined),
     };
   });
 
   async function models(preset: Preset, signal?: AbortSignal) {
     const base = preset.backend.base_url?.replace(/\/+$/, "");
     if (!base) return { ok: false, verdict: TEST_VERDICTS.noBase, models: [] as string[] };
-    const key = deps.apiKey(preset);
+    const url = upstreamUrl(base, "models");
+    if (!url) return { ok: false, verdict: PROXY_ERRORS.badBaseUrl(preset.name), models: [] };
+    const key = deps.apiKey(preset, url.href);
     let res: Response;
     try {
-      res = await fetchFn(`${base}/models`, {
+      res = await fetchFn(url, {
+        // A redirect is not followed: the key goes to the URL it was checked for, nowhere else.
+        redirect: "manual",
         headers: key ? { authorization: `Bearer ${key}` } : {},
         signal: AbortSignal.any([AbortSignal.timeout(10_000), ...(signal ? [signal] : [])]),
       });
@@ -177,5 +228,6 @@ export async function registerAppCommands(table: CommandTable, deps: AppCommandD
     return null;
   });
 
-  if (deps.browser !== false) await registerBrowserCommands(table.register);
+  // The desktop app's host only (the browser build declares no browser tool); the switch read at each call.
+  if (deps.browser === true) await registerBrowserCommands(table.register, () => switchStates(store).browser);
 }

@@ -9,7 +9,7 @@ import { MAX_MODEL_BYTES, MODEL_FILE_ERRORS } from "../../src/avatar/model-file.
 import { buildCharacter } from "../../tools/vrm-gen/character.ts";
 import { writeVrm } from "../../tools/vrm-gen/write-vrm.ts";
 import { type Host, startHost } from "./server.ts";
-import { rawRequest } from "./testing.ts";
+import { hostFetch, rawRequest, secretHeaders } from "./testing.ts";
 
 let MODEL: Buffer;
 
@@ -28,7 +28,7 @@ afterAll(async () => {
 });
 
 const put = (path: string, body: Uint8Array) =>
-  fetch(new URL(path, host.url), { method: "PUT", body: Buffer.from(body) });
+  hostFetch(host, path, { method: "PUT", body: Buffer.from(body) });
 
 it("stores the user's model in the data directory and serves it as that preset's model from then on", async () => {
   const res = await put("/avatar/mika.vrm", MODEL);
@@ -36,7 +36,7 @@ it("stores the user's model in the data directory and serves it as that preset's
   const stored = join(dir, "avatars", "mika.vrm");
   expect(await res.json()).toEqual({ name: "Uploaded", specVersion: "1", path: stored });
   expect(getPreset(host.store, "mika")!.avatar).toBe(stored);
-  const served = new Uint8Array(await (await fetch(new URL("/avatar/mika.vrm", host.url))).arrayBuffer());
+  const served = new Uint8Array(await (await hostFetch(host, "/avatar/mika.vrm")).arrayBuffer());
   expect(Buffer.from(served).equals(MODEL)).toBe(true);
 });
 
@@ -46,7 +46,7 @@ it("refuses a broken file with a clear message and keeps the previous model", as
   expect(res.status).toBe(400);
   expect(await res.json()).toEqual({ error: MODEL_FILE_ERRORS.notGlb });
   expect(getPreset(host.store, "mika")!.avatar).toBe(before);
-  const served = new Uint8Array(await (await fetch(new URL("/avatar/mika.vrm", host.url))).arrayBuffer());
+  const served = new Uint8Array(await (await hostFetch(host, "/avatar/mika.vrm")).arrayBuffer());
   expect(Buffer.from(served).equals(MODEL)).toBe(true);
 });
 
@@ -56,7 +56,7 @@ it("answers 413 with the size message to a file over the cap, without reading it
   const answer = await new Promise<{ status: number; body: string }>((resolve, reject) => {
     const req = request(new URL("/avatar/mika.vrm", host.url), {
       method: "PUT",
-      headers: { "content-length": String(MAX_MODEL_BYTES + 1) },
+      headers: { "content-length": String(MAX_MODEL_BYTES + 1), ...secretHeaders(host) },
     });
     req.on("response", (res) => {
       let body = "";

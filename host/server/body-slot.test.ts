@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { waitFor } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SWITCH_KEYS } from "../../src/protocol/store-keys.ts";
 import { scriptedExecutor } from "../ingress/testing.ts";
 import type { AttachedBody, BodyProvider } from "./body-slot.ts";
 import { type Host, startHost } from "./server.ts";
@@ -51,7 +52,7 @@ afterAll(async () => {
 
 describe("main's body in the host", () => {
   it("without a desktop: body_attach answers unsupported, body_action its bare word, the reads fail with it", async () => {
-    const b = await bridgeClient(host.port);
+    const b = await bridgeClient(host);
     try {
       expect(await b.invoke("body_attach", { presetId: "yui" })).toMatchObject({
         ok: true,
@@ -62,6 +63,8 @@ describe("main's body in the host", () => {
         value: "unsupported",
       });
       expect(await b.invoke("body_read", { at: "body" })).toMatchObject({ ok: false, error: "unsupported" });
+      // The screen capture switch on: what answers is the missing body (off, the switch would: switches.test.ts).
+      host.store.set(SWITCH_KEYS.screen, { enabled: true }, "test");
       expect(await b.invoke("body_screen", {})).toMatchObject({ ok: false, error: "unsupported" });
       expect(await b.invoke("body_poke", {})).toMatchObject({ ok: true, value: null });
       // Arguments are the contract's: an action without the field it needs is refused before any body is asked.
@@ -75,8 +78,8 @@ describe("main's body in the host", () => {
 
   it("lends the holder's body until it lets go; a newer holder takes over; a closed connection lets go", async () => {
     host.body.provide(provider);
-    const first = await bridgeClient(host.port);
-    const second = await bridgeClient(host.port);
+    const first = await bridgeClient(host);
+    const second = await bridgeClient(host);
     try {
       expect(await first.invoke("body_attach", { presetId: "nowhere" })).toMatchObject({
         ok: true,

@@ -86,8 +86,14 @@ export function createBodySlot(): BodySlot {
 /** The spec's answer for a missing executor: body_action's bare word (look's `error: unsupported` is the tool's). */
 const NO_EXECUTOR: BodyActionResult = "unsupported";
 
-/** The bridge commands over the slot (src/protocol/commands.ts: body_*). */
-export function registerBodyCommands(table: CommandTable, slot: BodySlot): void {
+/** What body_screen fails with while the screen capture switch is off (the look tool: `error: screen capture is off`). */
+export const SCREEN_OFF = "screen capture is off";
+
+/**
+ * The bridge commands over the slot (src/protocol/commands.ts: body_*). `screenOn` reads yui.screen_capture at
+ * each body_screen: the host, which takes the picture, decides (whatever window asks, private windows and all).
+ */
+export function registerBodyCommands(table: CommandTable, slot: BodySlot, screenOn: () => boolean): void {
   table.register("body_attach", async ({ presetId }, opts) => {
     return slot.hold(presetId, opts?.signal ?? new AbortController().signal);
   });
@@ -102,6 +108,7 @@ export function registerBodyCommands(table: CommandTable, slot: BodySlot): void 
     return at === "body" ? body.bodyState() : body.perchTargets();
   });
   table.register("body_screen", async ({ monitor }) => {
+    if (!screenOn()) throw new Error(SCREEN_OFF);
     const body = slot.current();
     if (!body) throw new Error(NO_EXECUTOR);
     return body.screenshot(monitor);

@@ -1,6 +1,7 @@
 /**
  * The first run's defaults: the default preset's backend from the conventional environment
- * (OPENAI_BASE_URL, OPENAI_MODEL; the key OPENAI_API_KEY stays in the environment), else a local Ollama.
+ * (OPENAI_BASE_URL, OPENAI_MODEL; the key OPENAI_API_KEY stays in the environment and goes only to that base
+ * URL: host/keys.ts), else a local Ollama.
  */
 import { DEFAULT_PRESET, PRESET_KEYS, type Preset } from "../../src/app/presets/preset.ts";
 import type { Store } from "../store/store.ts";
@@ -23,21 +24,4 @@ export function seedDefaults(store: Store, env: NodeJS.ProcessEnv = process.env)
   if (store.has(PRESET_KEYS.list)) return false;
   store.set(PRESET_KEYS.list, [defaultPreset(env)], "app");
   return true;
-}
-
-/**
- * The API key the host sends for a preset: the stored one, else OPENAI_API_KEY when the preset talks to the
- * environment's own backend (never to another URL: the key is the user's secret for that service).
- */
-export function apiKeyFor(
-  store: Store,
-  preset: Preset,
-  env: NodeJS.ProcessEnv = process.env,
-): string | undefined {
-  const stored = store.get(PRESET_KEYS.apiKey(preset.id));
-  if (typeof stored === "string" && stored) return stored;
-  const envKey = env.OPENAI_API_KEY?.trim();
-  if (!envKey) return undefined;
-  const envBase = (env.OPENAI_BASE_URL?.trim() || "https://api.openai.com/v1").replace(/\/+$/, "");
-  return preset.backend.base_url?.replace(/\/+$/, "") === envBase ? envKey : undefined;
 }

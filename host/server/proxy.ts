@@ -10,7 +10,8 @@ import { request as httpsRequest } from "node:https";
 import type { Preset } from "../../src/app/presets/preset.ts";
 import { getPreset, type KeyValue } from "../../src/app/presets/presets.ts";
 import { PROXY_PREFIX } from "../../src/protocol/limits.ts";
-import { reasonOf, sendError } from "../net.ts";
+import { HOST_SECRET_HEADER } from "../launch-secret.ts";
+import { decodePart, reasonOf, sendError } from "../net.ts";
 
 /** The route prefix the page points the engine's baseUrl at: `${PROXY_PREFIX}<presetId>/v1`. */
 export { PROXY_PREFIX };
@@ -26,6 +27,9 @@ export const PROXIED_PATHS: Record<string, readonly string[]> = {
 export const PROXY_ERRORS = {
   notFound: "not a proxied path: only chat/completions, responses and models are forwarded",
   unknownPreset: (id: string) => `unknown preset ${id}`,
+  badPreset: "the preset id in the path is not valid",
+  badBaseUrl: (name: string) =>
+    `${name}'s backend base URL is not a plain http(s) URL (no query, no #fragment): change it in settings`,
   noBaseUrl: (name: string) => `${name} has no backend base URL: set one in settings`,
   unreachable: (url: string, reason: string) =>
     `The backend at ${url} is not reachable (${reason}). Check that it is running, or change the base URL in settings.`,
@@ -45,18 +49,19 @@ const DROP_REQUEST = new Set([
   "upgrade",
   "content-length",
   "accept-encoding",
+  // The host's own secret (a local command's) never leaves the host.
+  HOST_SECRET_HEADER,
 ]);
 const KEEP_RESPONSE = ["content-type", "cache-control", "x-request-id", "openai-processing-ms"];
 
 export interface ProxyDeps {
   kv: KeyValue;
-  /** The key for a preset's backend, host-side only. */
-  apiKey(preset: Preset): string | undefined;
+  /** The key for a preset's backend when it may go to `destination`, host-side only (host/keys.ts). */
+  apiKey(preset: Preset, destination: string): string | undefined;
 }
 
-/** Handles one proxied request; false when the URL is not under PROXY_PREFIX. */
-export function handleProxy(req: IncomingMessage, res: ServerResponse, deps: ProxyDeps): boolean {
-  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+/** Handles one proxied request (`url`: the request's, requestUrl); false when it is not under PROXY_PREFIX. */
+export function handleProxy(req: IncomingMessage, res: ServerResponse, url: URL, deps: ProxyDeps): boolean {
   if (!url.pathname.startsWith(PROXY_PREFIX)) return false;
   const m = /^([^/]+)\/v1\/(.+)$/.exec(url.pathname.slice(PROXY_PREFIX.length));
   const path = m?.[2];
@@ -69,7 +74,11 @@ export function handleProxy(req: IncomingMessage, res: ServerResponse, deps: Pro
     sendError(res, 405, PROXY_ERRORS.method);
     return true;
   }
-  const presetId = decodeURIComponent(m[1]!);
+  const presetId = decodePart(m[1]!);
+  if (presetId === null) {
+    sendError(res, 400, PROXY_ERRORS.badPreset);
+    return true;
+  }
   const preset = getPreset(deps.kv, presetId);
   if (!preset) {
     sendError(res, 404, PROXY_ERRORS.unknownPreset(presetId));
@@ -80,18 +89,45 @@ export function handleProxy(req: IncomingMessage, res: ServerResponse, deps: Pro
     sendError(res, 400, PROXY_ERRORS.noBaseUrl(preset.name));
     return true;
   }
-  forward(req, res, base.replace(/\/+$/, ""), path, deps.apiKey(preset));
+  const upstream = upstreamUrl(base, path);
+  if (!upstream) {
+    sendError(res, 400, PROXY_ERRORS.badBaseUrl(preset.name));
+    return true;
+  }
+  forward(req, res, upstream, base.replace(/\/+$/, ""), deps.apiKey(preset, upstream.href));
   return true;
+}
+
+/**
+ * `<base>/<path>` as a URL, or null when the base is not a plain http(s) URL: a query or a fragment in it would
+ * turn the path into part of them (a base ending in `?` made every call a GET of the base itself).
+ */
+export function upstreamUrl(base: string, path: string): URL | null {
+  let u: URL;
+  try {
+    u = new URL(base);
+  } catch {
+    return null;
+  }
+  if (
+    (u.protocol !== "http:" && u.protocol !== "https:") ||
+    u.search ||
+    u.hash ||
+    base.includes("?") ||
+    base.includes("#")
+  )
+    return null;
+  u.pathname = `${u.pathname.replace(/\/+$/, "")}/${path}`;
+  return u;
 }
 
 function forward(
   req: IncomingMessage,
   res: ServerResponse,
+  upstreamUrl: URL,
   base: string,
-  path: string,
   key: string | undefined,
 ): void {
-  const upstreamUrl = new URL(`${base}/${path}`);
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(req.headers)) {
     if (value !== undefined && !DROP_REQUEST.has(name)) headers[name] = value;
@@ -104,7 +140,14 @@ function forward(
       const v = up.headers[name];
       if (v !== undefined) out[name] = v;
     }
-    res.writeHead(up.statusCode ?? 502, up.statusMessage, out);
+    try {
+      res.writeHead(up.statusCode ?? 502, up.statusMessage, out);
+    } catch {
+      // A status line Node will not repeat (a reason phrase with control characters): this answer ends here.
+      up.destroy();
+      res.destroy();
+      return;
+    }
     // Streamed answers go out chunk by chunk: headers now, then every chunk as it arrives.
     res.flushHeaders();
     res.socket?.setNoDelay(true);

@@ -10,6 +10,7 @@ import { WebSocket, WebSocketServer } from "ws";
 import type { Preset } from "../../src/app/presets/preset.ts";
 import { getPreset, type KeyValue } from "../../src/app/presets/presets.ts";
 import { PUSH_MAX_FRAME, PUSH_PREFIX, RELAY_PING, RELAY_PONG } from "../../src/protocol/limits.ts";
+import { closeReason, decodePart, refuseUpgrade } from "../net.ts";
 
 /** The relay's route prefix (src/protocol/limits.ts). */
 export { PUSH_PREFIX };
@@ -25,7 +26,28 @@ function sendable(code: number): number {
 
 export interface PushRelayDeps {
   kv: KeyValue;
-  apiKey(preset: Preset): string | undefined;
+  /** The key for a preset's backend when it may go to `destination` (host/keys.ts). */
+  apiKey(preset: Preset, destination: string): string | undefined;
+}
+
+/** The relay's refusals before the upgrade, written once. */
+export const PUSH_RELAY_ERRORS = {
+  badPreset: "the preset id in the path is not valid",
+  noPushUrl: "no such preset, or it has no push URL",
+  badPushUrl: (name: string) =>
+    `${name}'s push URL is not a ws(s):// URL without #fragment: change it in settings`,
+} as const;
+
+/** The push URL as the relay dials it, or null when `ws` could not (a #fragment, another scheme, garbage). */
+export function pushTarget(url: string): URL | null {
+  let u: URL;
+  try {
+    u = new URL(url);
+  } catch {
+    return null;
+  }
+  const schemes = ["ws:", "wss:", "http:", "https:"];
+  return schemes.includes(u.protocol) && !u.hash && !url.includes("#") ? u : null;
 }
 
 /** Creates the relay; `handleUpgrade` answers false when the URL is not a push route. */
@@ -33,22 +55,39 @@ export function createPushRelay(deps: PushRelayDeps) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: PUSH_MAX_FRAME });
   const pairs = new Set<WebSocket>();
   return {
-    handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): boolean {
-      const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
+    handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer, url: URL): boolean {
+      const path = url.pathname;
       if (!path.startsWith(PUSH_PREFIX)) return false;
-      const preset = getPreset(deps.kv, decodeURIComponent(path.slice(PUSH_PREFIX.length)));
-      const target = preset?.backend.push_url;
-      if (!preset || !target) {
-        socket.end("HTTP/1.1 404 Not Found\r\nconnection: close\r\ncontent-length: 0\r\n\r\n");
+      const id = decodePart(path.slice(PUSH_PREFIX.length));
+      if (id === null) {
+        refuseUpgrade(socket, 400, PUSH_RELAY_ERRORS.badPreset);
+        return true;
+      }
+      const preset = getPreset(deps.kv, id);
+      const pushUrl = preset?.backend.push_url;
+      if (!preset || !pushUrl) {
+        refuseUpgrade(socket, 404, PUSH_RELAY_ERRORS.noPushUrl);
+        return true;
+      }
+      // Checked before the upgrade: `new WebSocket` throws on such a URL, and used to end the host with it.
+      const target = pushTarget(pushUrl);
+      if (!target) {
+        refuseUpgrade(socket, 502, PUSH_RELAY_ERRORS.badPushUrl(preset.name));
         return true;
       }
       wss.handleUpgrade(req, socket, head, (page) => {
-        const key = deps.apiKey(preset);
-        const upstream = new WebSocket(target, {
-          headers: key ? { authorization: `Bearer ${key}` } : {},
-          maxPayload: PUSH_MAX_FRAME,
-          handshakeTimeout: 10_000,
-        });
+        const key = deps.apiKey(preset, target.href);
+        let upstream: WebSocket;
+        try {
+          upstream = new WebSocket(target, {
+            headers: key ? { authorization: `Bearer ${key}` } : {},
+            maxPayload: PUSH_MAX_FRAME,
+            handshakeTimeout: 10_000,
+          });
+        } catch (e) {
+          page.close(1011, closeReason(`push backend: ${(e as Error).message}`));
+          return;
+        }
         pairs.add(page);
         pairs.add(upstream);
         const held: string[] = [];
@@ -74,8 +113,8 @@ export function createPushRelay(deps: PushRelayDeps) {
         const closeBoth = (code: number, reason: string) => {
           pairs.delete(page);
           pairs.delete(upstream);
-          if (page.readyState === WebSocket.OPEN) page.close(sendable(code), reason.slice(0, 120));
-          if (upstream.readyState === WebSocket.OPEN) upstream.close(sendable(code), reason.slice(0, 120));
+          if (page.readyState === WebSocket.OPEN) page.close(sendable(code), closeReason(reason));
+          if (upstream.readyState === WebSocket.OPEN) upstream.close(sendable(code), closeReason(reason));
           else if (upstream.readyState === WebSocket.CONNECTING) upstream.terminate();
         };
         upstream.on("close", (c, r) => closeBoth(c, r.toString()));

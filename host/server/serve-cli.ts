@@ -1,4 +1,7 @@
-/** `yui` / `yui serve [--port N] [--no-open]`: starts the host, prints its URL and opens the browser build. */
+/**
+ * `yui` / `yui serve [--port N] [--no-open]`: starts the host, prints its URL and opens the browser build signed
+ * in: through a one-time launch URL, which the host trades for the window's cookie (docs/app.md "Security model").
+ */
 import { spawn } from "node:child_process";
 import { platform } from "node:os";
 import { DEFAULT_PORT, PortInUseError, startHost } from "./server.ts";
@@ -37,15 +40,19 @@ export function parseServeArgs(argv: string[]): { port: number; open: boolean } 
   return { port, open: !flags.has("--no-open") };
 }
 
+/** The line that hands the user a launch URL to open themselves. */
+export const openYourself = (url: string) => `open YUI signed in (this address works once): ${url}\n`;
+
 // The user's browser, through the platform's opener; the URL is our own, passed as one argv entry.
 function openBrowser(url: string): void {
   const cmd = platform() === "darwin" ? "open" : platform() === "win32" ? "explorer" : "xdg-open";
+  const failed = () => process.stdout.write(`(could not open a browser) ${openYourself(url)}`);
   try {
     const child = spawn(cmd, [url], { stdio: "ignore", detached: true });
-    child.on("error", () => process.stdout.write(`(could not open a browser: open ${url} yourself)\n`));
+    child.on("error", failed);
     child.unref();
   } catch {
-    process.stdout.write(`(could not open a browser: open ${url} yourself)\n`);
+    failed();
   }
 }
 
@@ -60,13 +67,15 @@ export async function main(argv: string[]): Promise<number> {
   }
   let host: Awaited<ReturnType<typeof startHost>>;
   try {
-    host = await startHost({ port: args.port });
+    // The browser build: no browser tool declared, so none mounted (only the desktop app's host runs it).
+    host = await startHost({ port: args.port, browserCommands: false });
   } catch (e) {
     process.stderr.write(`error: ${e instanceof PortInUseError ? e.message : (e as Error).message}\n`);
     return 1;
   }
   process.stdout.write(`YUI is running at ${host.url}\ndata: ${host.dataDir}\n(press Ctrl+C to stop)\n`);
-  if (args.open) openBrowser(host.url);
+  if (args.open) openBrowser(host.launchUrl());
+  else process.stdout.write(openYourself(host.launchUrl()));
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once("SIGINT", stop);

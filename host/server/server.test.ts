@@ -26,7 +26,7 @@ import { OLLAMA_BASE_URL } from "./defaults.ts";
 import { PROXY_ERRORS } from "./proxy.ts";
 import { parseServeArgs } from "./serve-cli.ts";
 import { type Host, PortInUseError, startHost } from "./server.ts";
-import { bridgeClient, rawRequest, upgradeStatus } from "./testing.ts";
+import { bridgeClient, hostFetch, rawRequest, secretHeaders, upgradeStatus } from "./testing.ts";
 
 const SECRET = "sk-test-do-not-leak-4f9a2c";
 
@@ -34,7 +34,8 @@ let dir: string;
 let host: Host;
 let backend: ScriptedBackend;
 let port: number;
-const ok = (p = port) => ({ Host: `127.0.0.1:${p}` });
+// One of YUI's own commands toward a host: loopback Host and the launch secret.
+const ok = (h: Host = host) => ({ Host: `127.0.0.1:${h.port}`, ...secretHeaders(h) });
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "yui-host-"));
@@ -85,7 +86,12 @@ describe("loopback only", () => {
   it.each(UPGRADES)("refuses the %s upgrade from a non-loopback Host (421) or Origin (403)", async (path) => {
     expect(await upgradeStatus(port, path, { Host: "evil.example" })).toBe(421);
     expect(await upgradeStatus(port, path, { ...ok(), Origin: "http://evil.example" })).toBe(403);
-    expect(await upgradeStatus(port, "/bridge", { ...ok(), Origin: `http://localhost:${port}` })).toBe(101);
+    // The bridge answers the host's own origin only: not another loopback name, not another port.
+    expect(await upgradeStatus(port, "/bridge", { ...ok(), Origin: `http://localhost:${port}` })).toBe(403);
+    expect(await upgradeStatus(port, "/bridge", { ...ok(), Origin: `http://127.0.0.1:${port + 1}` })).toBe(
+      403,
+    );
+    expect(await upgradeStatus(port, "/bridge", { ...ok(), Origin: `http://127.0.0.1:${port}` })).toBe(101);
   });
   it("serves a loopback Origin and Host", async () => {
     const r = await rawRequest(port, "/api/backend/yui/v1/models", {
@@ -147,7 +153,7 @@ describe("the backend proxy", () => {
       persona: "",
       backend: { transport: "chat", base_url: gatedUrl },
     });
-    const res = await fetch(`http://127.0.0.1:${port}/api/backend/gated/v1/chat/completions`, {
+    const res = await hostFetch(host, "/api/backend/gated/v1/chat/completions", {
       method: "POST",
       body: "{}",
     });
@@ -203,7 +209,7 @@ describe("the push relay", () => {
     host.store.set(PRESET_KEYS.apiKey("pushy"), token, "test");
     const client = createPushClient({
       url: `ws://127.0.0.1:${port}/api/push/pushy`,
-      connect: nodeConnect,
+      connect: (url, headers, h) => nodeConnect(url, { ...headers, ...secretHeaders(host) }, h),
       hello: () => ({ preset: { id: "pushy", name: "Pushy" }, window: "browser", tools: [] }),
     });
     client.start();
@@ -226,7 +232,7 @@ describe("the push relay", () => {
       persona: "",
       backend: { transport: "push", push_url: push.url },
     });
-    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/push/beat`);
+    const ws = new WebSocket(`ws://127.0.0.1:${port}/api/push/beat`, { headers: secretHeaders(host) });
     const got: string[] = [];
     ws.on("message", (d) => got.push(d.toString()));
     await new Promise((r) => ws.once("open", r));
@@ -246,8 +252,8 @@ describe("the push relay", () => {
 
 describe("the bridge", () => {
   it("never sends a key to a page: not in the snapshot, not in change events, not in command answers", async () => {
-    const a = await bridgeClient(port);
-    const b = await bridgeClient(port);
+    const a = await bridgeClient(host);
+    const b = await bridgeClient(host);
     expect(JSON.stringify(a.snapshot)).not.toContain(SECRET);
     expect(a.snapshot[PRESET_KEYS.apiKey("yui")]).toBeUndefined();
     expect((await a.invoke("api_key_set", { presetId: "yui", key: `${SECRET}-2` })).ok).toBe(true);
@@ -273,13 +279,24 @@ describe("the bridge", () => {
   });
 
   it("relays a window event to every window, but never lets a window pose as the host", async () => {
-    const a = await bridgeClient(port);
-    const b = await bridgeClient(port);
+    const a = await bridgeClient(host);
+    const b = await bridgeClient(host);
     a.emit(STORE_CHANGED_EVENT, { key: "yui.browser", value: { enabled: true } });
+    // A payload that is not the event's shape is dropped; the one after it, which is, reaches b.
     a.emit("yui://character-addressed", { hello: 1 });
-    await expect
-      .poll(() => b.frames.some((f) => f.includes("yui://character-addressed")), { timeout: 5000 })
-      .toBe(true);
+    const addressed = {
+      exchange: "x1",
+      chain: 1,
+      from: { id: "yui", name: "YUI" },
+      to: { id: "mika", name: "Mika" },
+      text: "Mika, look!",
+      turnId: "t1",
+    };
+    a.emit("yui://character-addressed", addressed);
+    const relayed = () =>
+      b.frames.map((f) => JSON.parse(f)).filter((f) => f.name === "yui://character-addressed");
+    await expect.poll(() => relayed().length, { timeout: 5000 }).toBe(1);
+    expect(relayed()[0].payload).toEqual(addressed);
     // A window cannot pose as the host: a store change is the host's event alone.
     expect(b.frames.some((f) => f.includes(STORE_CHANGED_EVENT))).toBe(false);
     a.close();
@@ -287,8 +304,8 @@ describe("the bridge", () => {
   });
 
   it("lets one window only claim an addressed turn", async () => {
-    const a = await bridgeClient(port);
-    const b = await bridgeClient(port);
+    const a = await bridgeClient(host);
+    const b = await bridgeClient(host);
     const args = { presetId: "yui", turnId: "t-1" };
     const [x, y] = await Promise.all([a.invoke("addressed_claim", args), b.invoke("addressed_claim", args)]);
     expect([x.value, y.value].sort()).toEqual([false, true]);
@@ -298,7 +315,7 @@ describe("the bridge", () => {
   });
 
   it("answers an unknown command and a refused value with an error, never a crash", async () => {
-    const a = await bridgeClient(port);
+    const a = await bridgeClient(host);
     expect((await a.invoke("no_such_command")).error).toBe("unknown command: no_such_command");
     const bad = await a.invoke("store_set", { key: "yui.browser", value: { enabled: "yes" } });
     expect(bad.ok).toBe(false);
@@ -306,7 +323,7 @@ describe("the bridge", () => {
   });
 
   it("saves a valid vocabulary whole and refuses an invalid one naming the file and the field", async () => {
-    const a = await bridgeClient(port);
+    const a = await bridgeClient(host);
     const got = (await a.invoke("vocabulary_get")).value as { vocabulary: Vocabulary; shipped: boolean };
     expect(got.shipped).toBe(true);
     const next = { ...got.vocabulary, motion_selection: ["wave"] };
@@ -322,7 +339,7 @@ describe("the bridge", () => {
   });
 
   it("tests a connection with a verdict in words", async () => {
-    const a = await bridgeClient(port);
+    const a = await bridgeClient(host);
     expect((await a.invoke("backend_test", { presetId: "yui" })).value).toEqual({
       ok: true,
       verdict: TEST_VERDICTS.ok(1),
@@ -364,7 +381,7 @@ describe("starting", () => {
     // The environment's key is used toward the environment's backend, and never stored.
     expect(h2.store.list()).not.toContain(PRESET_KEYS.apiKey("yui"));
     backend.enqueue({ body: chatStream({ text: ["ok"] }) });
-    await rawRequest(h2.port, "/api/backend/yui/v1/chat/completions", ok(h2.port), "POST", "{}");
+    await rawRequest(h2.port, "/api/backend/yui/v1/chat/completions", ok(h2), "POST", "{}");
     expect(backend.requests.at(-1)!.headers.authorization).toBe(`Bearer ${SECRET}`);
     await h2.close();
     rmSync(fresh, { recursive: true, force: true });

@@ -1,41 +1,33 @@
 /**
  * The host's HTTP server (docs/app.md): one listener on 127.0.0.1 for the built UI, the avatars, the bridge,
- * the backend proxy and the push relay. Every route, static files and WebSocket upgrades included, refuses
- * a non-loopback Host (421) and a non-loopback Origin (403).
+ * the backend proxy and the push relay, behind the host's door (routes.ts, door.ts): loopback Host and Origin,
+ * no cross-site request, and the launch secret for the bridge, `/api/*` and the avatars.
  */
 
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
-import { dirname, isAbsolute, join, resolve } from "node:path";
-import type { Duplex } from "node:stream";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import {
-  GUARD_REFUSALS,
-  isLoopbackHost,
-  isLoopbackOrigin,
-  listenLoopback,
-  loopbackGuard,
-} from "@yui/mod-kit";
+import { listenLoopback } from "@yui/mod-kit";
 import type { Preset } from "../../src/app/presets/preset.ts";
-import { getPreset } from "../../src/app/presets/presets.ts";
+import { switchStates } from "../../src/app/switches.ts";
 import { createCommandTable } from "../commands.ts";
 import { followAgentNotify, SIGNAL_EVENT } from "../ingress/ingress.ts";
-import { trackSockets } from "../net.ts";
+import { backendKey, followKeyBindings } from "../keys.ts";
+import { removeHostSecret, writeHostSecret } from "../launch-secret.ts";
+import { refuseUpgrade, trackSockets } from "../net.ts";
 import { dataDir } from "../paths.ts";
 import { openStore, type Store } from "../store/store.ts";
 import { fileVocabulary, VOCABULARY_FILE } from "../vocabulary-source.ts";
 import { registerVoiceCommands } from "../voice/commands.ts";
-import { handleVoice } from "../voice/route.ts";
 import { registerAppCommands } from "./app-commands.ts";
-import { handleAvatarUpload } from "./avatar-upload.ts";
 import { type BodySlot, createBodySlot, registerBodyCommands } from "./body-slot.ts";
-import { BRIDGE_PATH, type Bridge, createBridge } from "./bridge.ts";
-import { apiKeyFor, seedDefaults } from "./defaults.ts";
-import { handleProxy } from "./proxy.ts";
+import { type Bridge, createBridge } from "./bridge.ts";
+import { seedDefaults } from "./defaults.ts";
+import { createDoor } from "./door.ts";
 import { createPushRelay } from "./push-relay.ts";
-import { NOT_BUILT, sendFile, serveStatic } from "./static.ts";
+import { createRequestHandler, createUpgradeHandler } from "./routes.ts";
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 
@@ -62,12 +54,24 @@ export interface HostOptions {
   /** The default avatar; default <repo>/.cache/avatar/default.vrm. */
   defaultAvatar?: string;
   env?: NodeJS.ProcessEnv;
-  /** Skip the browser tool's commands (tests that do not need them). */
+  /**
+   * Mount the browser tool's commands (`browser_run`, `browser_guide`): the desktop app's host only. The
+   * browser build declares no browser tool, so its host has none to run either. Default false.
+   */
   browserCommands?: boolean;
+  /** The launch secret; default a fresh random one at each start. Only a test restarting "the same" host sets it. */
+  secret?: string;
+  /** Where the host reports what it refused or survived; default stderr. */
+  log?: (line: string) => void;
 }
 
 export interface Host {
+  /** The host's address (`http://127.0.0.1:<port>/`): its pages, without a way in. */
   url: string;
+  /** This start's launch secret: local commands send it as `x-yui-secret` (host/launch-secret.ts). */
+  secret: string;
+  /** A one-time launch URL of `pageUrl` (default the host's page): opening it signs that browser in. */
+  launchUrl(pageUrl?: string): string;
   /** The data directory in use (store, vocabulary). */
   dataDir: string;
   port: number;
@@ -78,14 +82,6 @@ export interface Host {
   close(): Promise<void>;
 }
 
-function refuseUpgrade(socket: Duplex, status: number, message: string): void {
-  const body = JSON.stringify({ error: { message } });
-  socket.end(
-    `HTTP/1.1 ${status} ${status === 421 ? "Misdirected Request" : status === 403 ? "Forbidden" : "Not Found"}\r\n` +
-      `content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
-  );
-}
-
 /** Starts the host on 127.0.0.1; rejects with PortInUseError when the port is taken. */
 export async function startHost(opts: HostOptions = {}): Promise<Host> {
   const env = opts.env ?? process.env;
@@ -94,66 +90,48 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
   const defaultAvatar = opts.defaultAvatar ?? join(REPO, ".cache", "avatar", "default.vrm");
   const store = openStore(dir);
   seedDefaults(store, env);
-  const apiKey = (preset: Preset) => apiKeyFor(store, preset, env);
+  // Each key only where it was saved for (host/keys.ts); plain keys bound, moved ones dropped, as the store changes.
+  const apiKey = (preset: Preset, destination: string) => backendKey(store, preset, destination, env);
+  const vocabulary = fileVocabulary(join(dir, VOCABULARY_FILE));
+  const offKeys = followKeyBindings(store, vocabulary);
   const commands = createCommandTable();
   await registerAppCommands(commands, {
     store,
     apiKey,
     vocabularyFile: join(dir, VOCABULARY_FILE),
-    browser: opts.browserCommands,
+    browser: opts.browserCommands === true,
   });
-  registerVoiceCommands(commands, store);
+  registerVoiceCommands(commands, store, vocabulary);
   const body = createBodySlot();
-  registerBodyCommands(commands, body);
-  const vocabulary = fileVocabulary(join(dir, VOCABULARY_FILE));
-  const bridge = createBridge(commands, store);
+  registerBodyCommands(commands, body, () => switchStates(store).screen);
+  const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const bridge = createBridge(commands, store, log);
   const push = createPushRelay({ kv: store, apiKey });
-
-  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
-    if (!loopbackGuard(req, res)) return;
-    res.setHeader("x-frame-options", "DENY");
-    if (handleProxy(req, res, { kv: store, apiKey })) return;
-    if (handleAvatarUpload(req, res, { kv: store, dataDir: dir })) return;
-    if (handleVoice(req, res, { kv: store, vocabulary, env })) return;
-    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-    if (req.method !== "GET" && req.method !== "HEAD") {
-      res.writeHead(405, { "content-type": "text/plain" }).end("method not allowed");
-      return;
-    }
-    // /avatar/<presetId>.vrm: the preset's own model when it names a .vrm file, else the default character.
-    const avatar = /^\/avatar\/([a-z0-9_-]+)\.vrm$/.exec(path);
-    if (avatar) {
-      const p = getPreset(store, avatar[1]!);
-      const own = p?.avatar && isAbsolute(p.avatar) && p.avatar.endsWith(".vrm") ? p.avatar : undefined;
-      if ((own && sendFile(req, res, own, "no-cache")) || sendFile(req, res, defaultAvatar, "no-cache"))
-        return;
-      res.writeHead(404, { "content-type": "text/plain" }).end("no avatar model");
-      return;
-    }
-    if (serveStatic(req, res, dist, path)) return;
-    if (!existsSync(join(dist, "index.html"))) {
-      res.writeHead(503, { "content-type": "text/plain; charset=utf-8" }).end(NOT_BUILT);
-      return;
-    }
-    res.writeHead(404, { "content-type": "text/plain" }).end("not found");
+  const door = createDoor(opts.secret);
+  const routes = {
+    door,
+    store,
+    dataDir: dir,
+    dist,
+    defaultAvatar,
+    env,
+    vocabulary,
+    apiKey,
+    bridge,
+    push,
+    log,
   };
-
-  const server = createServer(onRequest);
-  server.on("upgrade", (req, socket, head) => {
-    if (!isLoopbackHost(req.headers.host)) return refuseUpgrade(socket, 421, GUARD_REFUSALS.host.message);
-    if (!isLoopbackOrigin(req.headers.origin))
-      return refuseUpgrade(socket, 403, GUARD_REFUSALS.origin.message);
-    const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
-    if (path === BRIDGE_PATH) return bridge.handleUpgrade(req, socket, head);
-    if (push.handleUpgrade(req, socket, head)) return;
-    refuseUpgrade(socket, 404, "not found");
-  });
+  const server = createServer(createRequestHandler(routes));
+  server.on("upgrade", createUpgradeHandler(routes));
+  // CONNECT (a proxy's tunnel) is nothing the host serves: a clear 405, where Node would just hang up.
+  server.on("connect", (_req, socket) => refuseUpgrade(socket, 405, "method not allowed"));
   const sockets = trackSockets(server);
 
   const want = opts.port ?? DEFAULT_PORT;
   try {
     await listenLoopback(server, want);
   } catch (e) {
+    offKeys();
     bridge.close();
     push.close();
     store.close();
@@ -161,6 +139,8 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     throw e;
   }
   const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}/`;
+  writeHostSecret(dir, port, door.secret);
   // The loopback ingress for mods (docs/signals-ingress.md), bound only while agent-notify is on. Signals reach
   // the windows as a bridge event; the avatar routes reach main's body while one is attached, else `unsupported`.
   const ingress = followAgentNotify(store, {
@@ -169,7 +149,9 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     executor: () => body.current(),
   });
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url,
+    secret: door.secret,
+    launchUrl: (pageUrl = url) => door.launchUrl(pageUrl),
     dataDir: dir,
     port,
     store,
@@ -177,11 +159,13 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     body,
     async close() {
       await ingress.close();
+      offKeys();
       body.provide(null);
       bridge.close();
       push.close();
       for (const s of sockets) s.destroy();
       await new Promise<void>((r) => server.close(() => r()));
+      removeHostSecret(dir, port, door.secret);
       store.close();
     },
   };

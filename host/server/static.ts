@@ -5,6 +5,7 @@
 import { createReadStream, statSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { extname, join, normalize, resolve, sep } from "node:path";
+import { decodePart } from "../net.ts";
 
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
@@ -43,18 +44,24 @@ export function sendFile(req: IncomingMessage, res: ServerResponse, file: string
     "x-content-type-options": "nosniff",
   });
   if (req.method === "HEAD") res.end();
-  else createReadStream(file).pipe(res);
+  // A file that goes away between the stat and the read ends this answer, never the host.
+  else
+    createReadStream(file)
+      .on("error", () => res.destroy())
+      .pipe(res);
   return true;
 }
 
-/** Serves `pathname` from `root` (index.html for `/`); false when no such file. */
+/** Serves `pathname` from `root` (index.html for `/`); false when no such file (a malformed escape included). */
 export function serveStatic(
   req: IncomingMessage,
   res: ServerResponse,
   root: string,
   pathname: string,
 ): boolean {
-  const rel = pathname === "/" ? "index.html" : decodeURIComponent(pathname).replace(/^\/+/, "");
+  const decoded = pathname === "/" ? "index.html" : decodePart(pathname);
+  if (decoded === null || decoded.includes("\0")) return false;
+  const rel = decoded.replace(/^\/+/, "");
   const base = resolve(root);
   const file = resolve(base, normalize(rel));
   // Anything that resolves outside the root (../, encoded or not) is simply not found.

@@ -13,7 +13,7 @@ import { parseWav, wavRms } from "../voice/audio.ts";
 import { resolveVoice, synthesize, VOICE_ERRORS, VoiceError } from "../voice/synthesize.ts";
 import { type SpeechServer, startSpeechServer } from "../voice/testing.ts";
 import { type Host, startHost } from "./server.ts";
-import { bridgeClient, rawRequest } from "./testing.ts";
+import { bridgeClient, rawRequest, secretHeaders } from "./testing.ts";
 
 const KEY = "sk-voice-do-not-leak-7c1e";
 let dir: string;
@@ -39,7 +39,7 @@ afterAll(async () => {
 async function speak(presetId: string, body: Record<string, unknown>) {
   const res = await fetch(`${host.url}api/voice/${presetId}`, {
     method: "POST",
-    headers: { "content-type": "application/json", origin: host.url.slice(0, -1) },
+    headers: { "content-type": "application/json", origin: host.url.slice(0, -1), ...secretHeaders(host) },
     body: JSON.stringify(body),
   });
   return { res, bytes: new Uint8Array(await res.arrayBuffer()) };
@@ -109,7 +109,7 @@ describe("the OpenAI-compatible engine through the host", () => {
       { enabled: true, engine: "openai", base_url: speech.url, model: "gpt-4o-mini-tts", voice: "nova" },
       "test",
     );
-    const bridge = await bridgeClient(host.port);
+    const bridge = await bridgeClient(host);
     expect((await bridge.invoke("voice_key_set", { presetId: "mika", key: KEY })).ok).toBe(true);
     expect((await bridge.invoke("voice_key_status", { presetId: "mika" })).value).toEqual({ stored: true });
     expect(bridge.frames.join("\n")).not.toContain(KEY);

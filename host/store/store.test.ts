@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import Database from "better-sqlite3";
@@ -237,6 +237,27 @@ describe("the store", () => {
     expect(statSync(fresh).mode & 0o077).toBe(0);
     for (const f of [STORE_FILE, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`]) {
       expect(statSync(join(fresh, f)).mode & 0o077, f).toBe(0);
+    }
+  });
+
+  it("makes an existing data directory and store file private again at every open (0700, 0600)", () => {
+    const loose = join(dir, "loose");
+    const first = openStore(loose);
+    first.set("yui.mika.api_key", "sk-test");
+    first.close();
+    // As an older YUI, a copy or a wide umask could have left them.
+    chmodSync(loose, 0o755);
+    for (const f of [STORE_FILE, `${STORE_FILE}-wal`, `${STORE_FILE}-shm`]) {
+      if (existsSync(join(loose, f))) chmodSync(join(loose, f), 0o644);
+    }
+    expect(statSync(join(loose, STORE_FILE)).mode & 0o777).toBe(0o644);
+    const again = openStore(loose);
+    stores.push(again);
+    expect(statSync(loose).mode & 0o777).toBe(0o700);
+    expect(statSync(join(loose, STORE_FILE)).mode & 0o777).toBe(0o600);
+    again.set("yui.mika.api_key", "sk-test-2");
+    for (const f of [`${STORE_FILE}-wal`, `${STORE_FILE}-shm`]) {
+      expect(statSync(join(loose, f)).mode & 0o777, f).toBe(0o600);
     }
   });
 

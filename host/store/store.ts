@@ -5,7 +5,7 @@
  * `onChange`, which polls `PRAGMA data_version` (it changes only when another connection committed) and
  * then reads the rows whose revision passed the last one seen. See docs/store.md.
  */
-import { closeSync, existsSync, mkdirSync, openSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync, statSync } from "node:fs";
 import { join } from "node:path";
 import Database from "better-sqlite3";
 import { dataDir } from "../paths.ts";
@@ -81,6 +81,24 @@ interface Row {
   rev: number;
 }
 
+/**
+ * Makes the data directory and the store's files the user's alone (0700, 0600), at every open: a directory or
+ * file made before (by an older YUI, a copy, a umask) keeps loose modes otherwise, with API keys inside.
+ */
+export function tightenModes(dir: string, path: string): void {
+  const tighten = (p: string, mode: number) => {
+    try {
+      if ((statSync(p).mode & 0o777) !== mode) chmodSync(p, mode);
+    } catch (e) {
+      // A file that is not there (no -wal yet) needs nothing; one we may not change is said once, not fatal.
+      const code = (e as { code?: string }).code;
+      if (code !== "ENOENT") process.stderr.write(`store: could not make ${p} private (${code ?? e})\n`);
+    }
+  };
+  tighten(dir, 0o700);
+  for (const f of [path, `${path}-wal`, `${path}-shm`]) tighten(f, 0o600);
+}
+
 /** Opens (creating) the store's SQLite file in `dir`, the user's alone, in WAL mode with its one table. */
 function openDatabase(dir: string): { path: string; db: Database.Database } {
   // The store holds API keys: the directory and the files are the user's alone (SQLite gives the -wal and
@@ -88,6 +106,7 @@ function openDatabase(dir: string): { path: string; db: Database.Database } {
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   const path = join(dir, STORE_FILE);
   if (!existsSync(path)) closeSync(openSync(path, "a", 0o600));
+  tightenModes(dir, path);
   const db = new Database(path, { timeout: 5000 });
   db.pragma("journal_mode = WAL");
   // FULL: a commit is on disk when set() returns, so a SIGKILL (or power cut) loses only the write in flight.

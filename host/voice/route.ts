@@ -24,9 +24,13 @@ const MAX_BODY = 64 * 1024;
 
 const str = (v: unknown, max: number) => (typeof v === "string" ? v.slice(0, max) : undefined);
 
-/** Handles the voice route; false when the URL is not under VOICE_PREFIX. */
-export function handleVoice(req: IncomingMessage, res: ServerResponse, deps: VoiceRouteDeps): boolean {
-  const url = new URL(req.url ?? "/", "http://127.0.0.1");
+/** Handles the voice route (`url`: the request's); false when it is not under VOICE_PREFIX. */
+export function handleVoice(
+  req: IncomingMessage,
+  res: ServerResponse,
+  url: URL,
+  deps: VoiceRouteDeps,
+): boolean {
   if (!url.pathname.startsWith(VOICE_PREFIX)) return false;
   const m = /^([a-z0-9_-]+)$/.exec(url.pathname.slice(VOICE_PREFIX.length));
   if (!m) {
@@ -42,7 +46,11 @@ export function handleVoice(req: IncomingMessage, res: ServerResponse, deps: Voi
     sendError(res, 404, `unknown preset ${m[1]}`);
     return true;
   }
-  void speak(req, res, deps, preset);
+  speak(req, res, deps, preset).catch((e: unknown) => {
+    // Anything the segment's path did not expect is this answer's failure, never the host's.
+    if (!res.headersSent) sendError(res, 500, (e as Error)?.message ?? String(e));
+    else res.destroy();
+  });
   return true;
 }
 

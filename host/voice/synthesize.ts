@@ -11,15 +11,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Preset } from "../../src/app/presets/preset.ts";
 import type { Vocabulary } from "../../src/app/vocabulary/vocabulary.ts";
-import {
-  DEFAULT_VOICE_SETTINGS,
-  type SpeechRequest,
-  VOICE_ENGINES,
-  VOICE_KEYS,
-  type VoiceEngineId,
-  type VoiceSettings,
-} from "../../src/protocol/voice.ts";
+import type { SpeechRequest, VoiceEngineId, VoiceSettings } from "../../src/protocol/voice.ts";
 import { direct, ENGINE_DEFAULTS } from "../../src/voice/engines.ts";
+import { voiceBase, voiceEngineOf, voiceKey, voiceSettingsOf } from "../keys.ts";
 import { reasonOf } from "../net.ts";
 import { fixWav, MIME, pcmToWav } from "./audio.ts";
 
@@ -77,23 +71,11 @@ export function resolveVoice(
   vocabulary: Vocabulary,
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedVoice {
-  const settings = {
-    ...DEFAULT_VOICE_SETTINGS,
-    ...(store.get(VOICE_KEYS.preset(preset.id)) as VoiceSettings),
-  };
-  const fromVocab = (VOICE_ENGINES as readonly string[]).includes(vocabulary.voice.engine)
-    ? (vocabulary.voice.engine as VoiceEngineId)
-    : undefined;
-  const engine = settings.engine ?? fromVocab ?? "local";
-  const stored = store.get(VOICE_KEYS.apiKey(preset.id));
-  let key = typeof stored === "string" && stored ? stored : undefined;
-  if (!key && engine === "openai") {
-    // OPENAI_API_KEY goes only to OpenAI itself (or the environment's own OPENAI_BASE_URL).
-    const base = (settings.base_url ?? ENGINE_DEFAULTS.openai.base_url!).replace(/\/+$/, "");
-    const envBase = (env.OPENAI_BASE_URL?.trim() || "https://api.openai.com/v1").replace(/\/+$/, "");
-    if (base === envBase) key = env.OPENAI_API_KEY?.trim() || undefined;
-  }
-  if (!key && engine === "elevenlabs") key = env.ELEVENLABS_API_KEY?.trim() || undefined;
+  const settings = voiceSettingsOf(store, preset.id);
+  const engine = voiceEngineOf(settings, vocabulary);
+  // The stored key only toward the base it was saved for; OPENAI_API_KEY only to the environment's own base URL,
+  // ELEVENLABS_API_KEY only to ElevenLabs' API (host/keys.ts).
+  const key = voiceKey(store, preset.id, engine, voiceBase(engine, settings), env);
   return { engine, settings, key, vocabularyVoice: vocabulary.voice, platform: process.platform };
 }
 

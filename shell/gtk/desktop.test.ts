@@ -191,7 +191,14 @@ beforeAll(async () => {
   shell = spawnShell({ env, log: (l) => env.YUI_SHELL_DEBUG && process.stderr.write(`${l}\n`) });
   shell.on((m) => messages.push(m));
   const ready = await shell.ready;
-  startDesktop({ shell, store: host.store, hostUrl: host.url, monitors: ready.monitors, onQuit: () => {} });
+  startDesktop({
+    shell,
+    store: host.store,
+    hostUrl: host.url,
+    signIn: (url) => host.launchUrl(url),
+    monitors: ready.monitors,
+    onQuit: () => {},
+  });
   // She is drawn (the model loaded and rendered) and her silhouette reached the shell.
   await waitFor(
     "her, drawn on the desktop",

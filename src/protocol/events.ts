@@ -45,6 +45,14 @@ export const CharacterAddressedSchema = z.strictObject({
 });
 export type CharacterAddressed = z.infer<typeof CharacterAddressedSchema>;
 
+/**
+ * The payload schema of each event a window may send (WINDOW_EVENTS): the host parses a payload with it before
+ * relaying it, and drops one that does not fit, so a window hears only payloads of the event's shape.
+ */
+export const WINDOW_EVENT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
+  [CHARACTER_ADDRESSED_EVENT]: CharacterAddressedSchema,
+};
+
 /** The `yui://signal` payload: the ingress's signal plus the id the host gives it for claiming. */
 export const SignalEventSchema = z.object({
   /** One per handed-on signal: the first window to claim it runs the turn. */

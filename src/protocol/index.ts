@@ -7,6 +7,7 @@ export * from "./commands.ts";
 export * from "./events.ts";
 export * from "./frames.ts";
 export * from "./history.ts";
+export * from "./keys.ts";
 export * from "./limits.ts";
 export * from "./preset.ts";
 export * from "./relations.ts";

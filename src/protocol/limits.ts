@@ -4,8 +4,19 @@
 export const BRIDGE_PATH = "/bridge";
 /** Largest frame a window may send the bridge (a vocabulary or a preset fits easily). */
 export const BRIDGE_MAX_FRAME = 4 * 1024 * 1024;
+/**
+ * The most a window may leave unread: when the host's unsent data to one window passes this (a window that does
+ * not read while events keep coming), the host drops that window rather than hold the data for it.
+ */
+export const BRIDGE_MAX_BUFFERED = 32 * 1024 * 1024;
 /** The window's reconnect backoff after the host went away: first delay, doubling up to the last. */
 export const BRIDGE_RECONNECT_MS = { first: 250, max: 5000 } as const;
+
+/**
+ * `GET` answers 204 to a signed-in window and 401 to one the host's door does not know (opened without the
+ * launch address, or before the host restarted): the page tells the user which, where the bridge cannot.
+ */
+export const SESSION_PATH = "/api/session";
 
 /** The newest conversation entries kept per preset (`yui.<presetId>.history`); older ones drop off the front. */
 export const HISTORY_MAX = 200;

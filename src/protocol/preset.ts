@@ -32,16 +32,32 @@ export const PresetIdSchema = z
 export const TRANSPORTS = ["chat", "responses", "push"] as const;
 export type Transport = (typeof TRANSPORTS)[number];
 
-const url = z.url({ protocol: /^(https?|wss?)$/ });
+/**
+ * A URL the host or the engine connects to: one of `protocol`, never a #fragment (the push relay's WebSocket
+ * cannot dial one); a base URL, which paths are added to, takes no ?query either (a base ending in `?` turned
+ * every proxied call into a GET of the base itself).
+ */
+export function endpointUrl(protocol: RegExp, kind: "base" | "endpoint") {
+  return z
+    .url({ protocol })
+    .max(2048)
+    .refine((u) => !u.includes("#"), "a URL here takes no #fragment")
+    .refine(
+      (u) => kind === "endpoint" || !u.includes("?"),
+      "a base URL takes no ?query: paths are added to it",
+    );
+}
+
+const WEB = /^(https?|wss?)$/;
 
 /** Backend settings; no API key here (see module doc). */
 export const BackendSchema = z.strictObject({
   transport: z.enum(TRANSPORTS),
-  base_url: url.optional(),
+  base_url: endpointUrl(WEB, "base").optional(),
   model: z.string().max(200).optional(),
-  push_url: url.optional(),
+  push_url: endpointUrl(WEB, "endpoint").optional(),
   /** Deprecated: removed in v0.6.0, replaced by the client-declared tool. */
-  broker_base_url: url.optional(),
+  broker_base_url: endpointUrl(WEB, "base").optional(),
 });
 export type Backend = z.infer<typeof BackendSchema>;
 

@@ -7,6 +7,7 @@
 import { z } from "zod";
 import { BodySettingsSchema, DEFAULT_BODY_SETTINGS } from "./body.ts";
 import { HistorySchema } from "./history.ts";
+import { StoredKeySchema } from "./keys.ts";
 import { DEFAULT_PRESET, PRESET_KEYS, PresetIdSchema, PresetListSchema } from "./preset.ts";
 import { emptyRelations, RelationsStateSchema } from "./relations.ts";
 import { DEFAULT_VOICE_SETTINGS, GlobalVoiceSchema, VoiceSettingsSchema } from "./voice.ts";
@@ -97,10 +98,10 @@ export const KEY_TABLE: readonly KeySpec[] = [
   }),
   row({
     pattern: "yui.<presetId>.api_key",
-    schema: z.string().max(4096),
+    schema: StoredKeySchema,
     default: "",
     secret: true,
-    doc: "The preset's backend API key; host-side only, never sent to a page.",
+    doc: "The preset's backend API key with the origins it was saved for ({key, origins}); host-side only, sent only there.",
   }),
   row({
     pattern: "yui.<presetId>.relations",
@@ -128,10 +129,10 @@ export const KEY_TABLE: readonly KeySpec[] = [
   }),
   row({
     pattern: "yui.<presetId>.voice_api_key",
-    schema: z.string().max(4096),
+    schema: StoredKeySchema,
     default: "",
     secret: true,
-    doc: "The API key of the preset's voice engine; host-side only, never sent to a page.",
+    doc: "The API key of the preset's voice engine with the origin it was saved for; host-side only, sent only there.",
   }),
   row({
     pattern: "yui.<presetId>.body",

@@ -4,6 +4,7 @@
  * Pure: the host registers these schemas in the store; the page reads the values from its mirror.
  */
 import { z } from "zod";
+import { endpointUrl } from "./preset.ts";
 
 /** The engines a character can speak with (the per-engine mapping is in engines.ts). */
 export const VOICE_ENGINES = ["local", "openai", "elevenlabs"] as const;
@@ -12,7 +13,7 @@ export type VoiceEngineId = (typeof VOICE_ENGINES)[number];
 /** Audio formats the OpenAI-compatible engine may ask for (`response_format`). */
 export const SPEECH_FORMATS = ["wav", "mp3", "opus", "aac", "flac", "pcm"] as const;
 
-const url = z.url({ protocol: /^https?$/ });
+const url = endpointUrl(/^https?$/, "base");
 
 /** One character's voice. `engine` unset: the vocabulary's `voice.engine` when it names one, else local. */
 export const VoiceSettingsSchema = z.strictObject({

@@ -3,9 +3,11 @@
  * main (the characters' chat), settings, quick (quick controls), phone (chat only) or desktop (one character's
  * window in the desktop app).
  */
+import { SESSION_PATH } from "../protocol/limits.ts";
 import { connectBridge } from "./bridge-client.ts";
 import { mountDesktop } from "./desktop-view.ts";
 import { h, replace } from "./dom.ts";
+import { SIGNED_OUT } from "./errors.ts";
 import { mountMain } from "./main-view.ts";
 import { mountPhone } from "./phone-view.ts";
 import { mountQuick } from "./quick-view.ts";
@@ -32,9 +34,23 @@ function toast(message: string): void {
 const bridge = connectBridge();
 const kv = createStoreMirror(bridge, (m) => toast(`Not saved: ${m}`));
 const dot = h("span", { class: "conn", "data-testid": "connection", title: "connection to the YUI host" });
+let toldSignedOut = false;
 bridge.onState((s) => {
   dot.dataset.state = s;
   dot.textContent = s === "open" ? "connected" : s === "connecting" ? "connecting…" : "host offline";
+  // The bridge cannot say why it was refused; the session route can: a host that is up but does not know us.
+  if (s === "closed")
+    void fetch(SESSION_PATH, { cache: "no-store" })
+      .then((r) => {
+        if (r.status !== 401 || dot.dataset.state !== "closed") return;
+        dot.dataset.state = "signed-out";
+        dot.textContent = "not signed in";
+        if (!document.body.dataset.ready)
+          replace(content, h("p", { class: "signed-out", "data-testid": "signed-out" }, SIGNED_OUT));
+        else if (!toldSignedOut) toast(SIGNED_OUT);
+        toldSignedOut = true;
+      })
+      .catch(() => {});
 });
 
 const nav = h(

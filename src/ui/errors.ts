@@ -53,3 +53,8 @@ export function plainError(failure: TurnError): string {
       return CHAT_ERRORS.other(failure.detail ?? failure.message);
   }
 }
+
+/** What a window the host's door does not know shows (opened without its launch address, or before a restart). */
+export const SIGNED_OUT =
+  "This window is not signed in to YUI. Open YUI again from the address it printed when it started " +
+  "(npm start opens it for you); after YUI restarts, its windows open anew from there.";

@@ -58,6 +58,13 @@ export function muteSwitch(kv: KeyValue): HTMLElement {
   );
 }
 
+/** The voice key's notes, written once. */
+export const VOICE_KEY_NOTES = {
+  stored: "A key is stored (never shown).",
+  none: "No key stored.",
+  dropped: "The engine or its address changed, so the stored key was dropped: enter it again.",
+} as const;
+
 /** One character's voice on/off. */
 export function voiceToggle(kv: KeyValue, presetId: string, name: string): HTMLElement {
   return h(
@@ -164,7 +171,7 @@ export function renderVoiceCard(card: HTMLElement, ctx: ViewContext, presetId: s
     bridge
       .invoke("voice_key_status", { presetId })
       .then((s) => {
-        keyNote.textContent = s.stored ? "A key is stored (never shown)." : "No key stored.";
+        keyNote.textContent = s.stored ? VOICE_KEY_NOTES.stored : VOICE_KEY_NOTES.none;
       })
       .catch(() => {});
   refreshKey();
@@ -185,12 +192,21 @@ export function renderVoiceCard(card: HTMLElement, ctx: ViewContext, presetId: s
       verdict.textContent = `Not saved: ${i.path.join(".")}: ${i.message}`;
       return false;
     }
+    // The key is kept for the engine's address it was saved for: another engine or base drops it on the host.
+    const moved = v.engine !== parsed.data.engine || v.base_url !== parsed.data.base_url;
+    const had = moved && !key.value && keyNote.textContent === VOICE_KEY_NOTES.stored;
     kv.set(VOICE_KEYS.preset(presetId), parsed.data);
     if (key.value) {
-      await bridge.invoke("voice_key_set", { presetId, key: key.value });
+      try {
+        await bridge.invoke("voice_key_set", { presetId, key: key.value });
+      } catch (e) {
+        verdict.className = "verdict bad";
+        verdict.textContent = `Not saved: ${(e as Error).message}`;
+        return false;
+      }
       key.value = "";
       refreshKey();
-    }
+    } else if (had) keyNote.textContent = VOICE_KEY_NOTES.dropped;
     await (kv as { settled?: () => Promise<void> }).settled?.();
     verdict.className = "verdict good";
     verdict.textContent = "Saved.";

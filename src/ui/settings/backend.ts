@@ -4,6 +4,7 @@
  */
 import { type Preset, PresetSchema, TRANSPORTS } from "../../app/presets/preset.ts";
 import { activePresetId, getPreset } from "../../app/presets/presets.ts";
+import { backendKeyOrigins } from "../../protocol/keys.ts";
 import type { ViewContext } from "../context.ts";
 import { h, replace } from "../dom.ts";
 import { avatarRow } from "./avatar.ts";
@@ -68,18 +69,23 @@ function backendForm(p: Preset) {
 }
 type BackendForm = ReturnType<typeof backendForm>;
 
-/** Says which API key is in force for the preset: stored, the host's environment, or none. */
+// The presets whose key this window saw dropped by an address change: their note says so until a key is set.
+const dropped = new Set<string>();
+
+/** Says which API key is in force for the preset: stored, the host's environment, or none (or dropped). */
 function refreshKeyNote(ctx: ViewContext, presetId: string, note: HTMLElement): void {
   ctx.bridge
     .invoke("api_key_status", { presetId })
-    .then(
-      (s) =>
-        (note.textContent = s.stored
-          ? SETTINGS_COPY.keyStored
+    .then((s) => {
+      if (s.stored) dropped.delete(presetId);
+      note.textContent = s.stored
+        ? SETTINGS_COPY.keyStored
+        : dropped.has(presetId)
+          ? SETTINGS_COPY.keyDropped
           : s.inForce
             ? SETTINGS_COPY.keyEnv
-            : SETTINGS_COPY.keyNone),
-    )
+            : SETTINGS_COPY.keyNone;
+    })
     .catch(() => {});
 }
 
@@ -103,10 +109,18 @@ async function saveBackend(s: SettingsScreen, p: Preset, f: BackendForm): Promis
     f.verdict.textContent = `Not saved: ${i.path.join(".")}: ${i.message}`;
     return false;
   }
+  // A key is kept for the base and push URL it was saved for: a new address drops it on the host (docs/app.md).
+  const moved = backendKeyOrigins(p.backend).join() !== backendKeyOrigins(parsed.data.backend).join();
+  const before = moved
+    ? await s.ctx.bridge.invoke("api_key_status", { presetId: p.id }).catch(() => null)
+    : null;
   if (!(await s.change("preset_save", { preset: parsed.data }))) return false;
   if (f.key.value) {
     await s.ctx.bridge.invoke("api_key_set", { presetId: p.id, key: f.key.value });
     f.key.value = "";
+    refreshKeyNote(s.ctx, p.id, f.keyNote);
+  } else if (before?.stored) {
+    dropped.add(p.id);
     refreshKeyNote(s.ctx, p.id, f.keyNote);
   }
   await s.ctx.kv.settled();

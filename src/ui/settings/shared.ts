@@ -13,6 +13,8 @@ export const SETTINGS_COPY = {
   keyStored: "A key is stored in the host (it is never shown again).",
   keyEnv: "Using OPENAI_API_KEY from the host's environment.",
   keyNone: "No key: fine for a local backend such as Ollama.",
+  keyDropped:
+    "The address changed, so the stored API key was dropped: it is sent only where it was saved for. Enter it again.",
   saved: "Saved.",
 } as const;
 

@@ -16,14 +16,24 @@ export interface VoiceHarness {
   close(): Promise<void>;
 }
 
-/** Starts Vite (proxying /api to `hostUrl`) and Chromium, and opens the page with window.voice ready. */
-export async function startVoiceHarness(hostUrl: string): Promise<VoiceHarness> {
+/**
+ * Starts Vite (proxying /api to the host) and Chromium, and opens the page with window.voice ready. The proxy
+ * stands in for the host's own page: it sends the host's origin and its launch secret with every request.
+ */
+export async function startVoiceHarness(host: { url: string; secret: string }): Promise<VoiceHarness> {
+  const target = host.url.replace(/\/$/, "");
   const server = await createServer({
     configFile: false,
     root: here,
     logLevel: "error",
     clearScreen: false,
-    server: { host: "127.0.0.1", port: 0, strictPort: false, hmr: false, proxy: { "/api": hostUrl } },
+    server: {
+      host: "127.0.0.1",
+      port: 0,
+      strictPort: false,
+      hmr: false,
+      proxy: { "/api": { target, headers: { origin: target, "x-yui-secret": host.secret } } },
+    },
   });
   await server.listen();
   const address = server.httpServer?.address();
