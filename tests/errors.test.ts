@@ -234,6 +234,7 @@ describe("a reply the backend cut off", () => {
       const engine = createChatEngine({
         transport: "responses",
         baseUrl: proxyBaseUrl("cut", host.url.replace(/\/$/, "")),
+        fetch: signedFetch(host),
       });
       const end = await engine.runTurn({ text: "hi", tools: [], presetId: "cut" });
       expect(end).toMatchObject({ outcome: "spoken", text: "So far", incomplete: { reason } });
