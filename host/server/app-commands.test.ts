@@ -7,6 +7,7 @@ import { COMMANDS } from "../../src/protocol/commands.ts";
 import { browserHostConfig, registerBrowserCommands } from "../browser/commands.ts";
 import { createCommandTable } from "../commands.ts";
 import { registerVoiceCommands } from "../voice/commands.ts";
+import { registerListenCommands } from "../voice/listen-commands.ts";
 import { registerAppCommands } from "./app-commands.ts";
 import { createBodySlot, registerBodyCommands } from "./body-slot.ts";
 import { type Host, startHost } from "./server.ts";
@@ -156,6 +157,7 @@ describe("the command table", () => {
         browser: false,
       });
       registerVoiceCommands(table, host.store);
+      registerListenCommands(table, host.store);
       registerBodyCommands(table, createBodySlot());
       await registerBrowserCommands(table.register, browserHostConfig({ tmpDir: tmp }));
     } finally {

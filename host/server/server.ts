@@ -27,6 +27,8 @@ import { dataDir } from "../paths.ts";
 import { openStore, type Store } from "../store/store.ts";
 import { fileVocabulary, VOCABULARY_FILE } from "../vocabulary-source.ts";
 import { registerVoiceCommands } from "../voice/commands.ts";
+import { registerListenCommands } from "../voice/listen-commands.ts";
+import { handleListen } from "../voice/listen-route.ts";
 import { handleVoice } from "../voice/route.ts";
 import { registerAppCommands } from "./app-commands.ts";
 import { handleAvatarUpload } from "./avatar-upload.ts";
@@ -103,6 +105,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     browser: opts.browserCommands,
   });
   registerVoiceCommands(commands, store);
+  registerListenCommands(commands, store);
   const body = createBodySlot();
   registerBodyCommands(commands, body);
   const vocabulary = fileVocabulary(join(dir, VOCABULARY_FILE));
@@ -115,6 +118,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     if (handleProxy(req, res, { kv: store, apiKey })) return;
     if (handleAvatarUpload(req, res, { kv: store, dataDir: dir })) return;
     if (handleVoice(req, res, { kv: store, vocabulary, env })) return;
+    if (handleListen(req, res, { kv: store, env })) return;
     const path = new URL(req.url ?? "/", "http://127.0.0.1").pathname;
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { "content-type": "text/plain" }).end("method not allowed");
