@@ -74,10 +74,18 @@ export const TranscriptSchema = z.object({
 });
 export type Transcript = z.infer<typeof TranscriptSchema>;
 
-/** The detector's thresholds for a sensitivity (Silero's speech probability; its authors' default is 0.5). */
+/**
+ * The detector's thresholds (Silero's speech probability per 32 ms frame) for a sensitivity: the middle is
+ * @ricky0123/vad-web's own tuning for Silero v5 (0.3 to start speech, 0.25 to end it).
+ */
 export function vadThresholds(sensitivity: number): { positive: number; negative: number } {
   const s = Math.min(1, Math.max(0, sensitivity));
-  // 0 → 0.8, 0.5 → 0.5, 1 → 0.2: more sensitive means a lower probability counts as speech.
-  const positive = Math.round((0.8 - 0.6 * s) * 100) / 100;
-  return { positive, negative: Math.max(0.05, Math.round((positive - 0.15) * 100) / 100) };
+  // 0 → 0.55 (only clear speech), 0.5 → 0.3, 1 → 0.1 (the faintest voice).
+  const positive = Math.max(0.1, Math.round((0.55 - 0.5 * s) * 100) / 100);
+  return { positive, negative: Math.max(0.05, Math.round((positive - 0.05) * 100) / 100) };
+}
+
+/** The start threshold while she speaks and the platform gave no echo cancellation: her voice must not count. */
+export function raisedThreshold(positive: number): number {
+  return Math.min(0.9, Math.round((positive + 0.4) * 100) / 100);
 }

@@ -23,6 +23,8 @@ import { type HistoryEntry, historyKey } from "../protocol/history.ts";
 import { HISTORY_MAX } from "../protocol/limits.ts";
 import { createCharacterBackend } from "./backend.ts";
 import type { BridgeClient } from "./bridge-client.ts";
+import { h } from "./dom.ts";
+import { createPanelListen } from "./panel-listen.ts";
 import { createTurnQueue } from "./panel-queue.ts";
 import { playReply } from "./panel-reply.ts";
 import { createPanelTools } from "./panel-tools.ts";
@@ -189,10 +191,25 @@ export function createPanel(opts: PanelOptions): Panel {
       view.form.requestSubmit();
     }
   });
-  view.stopBtn.addEventListener("click", () => {
+  /** Stop: her turn and her voice (the button, and the user speaking over her). */
+  const stopAll = () => {
     queue.stop();
     voice.stop();
+  };
+  view.stopBtn.addEventListener("click", stopAll);
+  const listen = createPanelListen({
+    kv,
+    kind: opts.kind,
+    view,
+    herVoice: () => voice.active(),
+    stop: stopAll,
+    send,
+    note: (message) =>
+      view.log.append(h("div", { class: "voice-note", role: "note", "data-testid": "listen-note" }, message)),
   });
+  // Tests and bench:listen read when the detector heard what (window.__yuiListen[presetId]).
+  const g = globalThis as { __yuiListen?: Record<string, unknown> };
+  g.__yuiListen = { ...g.__yuiListen, [presetId]: { timeline: listen.timeline, state: listen.state } };
 
   const offs = [
     // Voice turned off or muted: silence at once.
@@ -219,6 +236,7 @@ export function createPanel(opts: PanelOptions): Panel {
       offSignal();
       for (const off of offs) off();
       session.close();
+      listen.dispose();
       voice.dispose();
       stage?.dispose();
     },

@@ -1,0 +1,158 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { type Browser, chromium, type Page } from "playwright-core";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { type Host, startHost } from "../host/server/server.ts";
+import { floatsToWav, SPEECH_RATE, toSpeechWav, wavSamples } from "../host/voice/pcm16k.ts";
+import { savePreset } from "../src/app/presets/presets.ts";
+import { LISTEN_KEYS } from "../src/protocol/listen.ts";
+import type { ListenEvent } from "../src/voice/listen/listening.ts";
+import { chatStream, type ScriptedBackend, startScriptedBackend } from "../tools/scripted-backend/server.ts";
+import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tools/testing/chromium.ts";
+
+// Listening in the built app: real Chromium whose microphone is a WAV file (Chromium's fake capture device),
+// the real host (pocketsphinx transcribes, espeak-ng speaks), the scripted backend.
+
+const REPO = resolve(import.meta.dirname, "..");
+const PHRASE = "what time is it";
+let out: string;
+let dir: string;
+let host: Host;
+let backend: ScriptedBackend;
+let browser: Browser | null = null;
+
+/** Mono samples of the phrase spoken by flite's 16 kHz voice. */
+function spoken(text: string): Float32Array {
+  const f = join(dir, "phrase.wav");
+  execFileSync("flite", ["-voice", "slt", "-t", text, "-o", f]);
+  return wavSamples(toSpeechWav(readFileSync(f))!.wav)!.samples;
+}
+const silence = (ms: number) => new Float32Array(Math.round((ms / 1000) * SPEECH_RATE));
+/** White noise at an RMS of about 0.05 (a fan, a street), from a fixed seed. */
+function noise(ms: number): Float32Array {
+  let seed = 7;
+  return Float32Array.from({ length: Math.round((ms / 1000) * SPEECH_RATE) }, () => {
+    seed = (seed * 1103515245 + 12345) % 2 ** 31;
+    return ((seed / 2 ** 31) * 2 - 1) * 0.087;
+  });
+}
+/** Writes the microphone's recording: the parts one after another. */
+function recording(name: string, ...parts: Float32Array[]): string {
+  const all = new Float32Array(parts.reduce((n, p) => n + p.length, 0));
+  let o = 0;
+  for (const p of parts) {
+    all.set(p, o);
+    o += p.length;
+  }
+  const f = join(dir, `${name}.wav`);
+  writeFileSync(f, floatsToWav(all, SPEECH_RATE));
+  return f;
+}
+
+beforeAll(async () => {
+  out = mkdtempSync(join(tmpdir(), "yui-listen-dist-"));
+  const { build } = await import("vite");
+  await build({
+    configFile: join(REPO, "vite.config.ts"),
+    logLevel: "warn",
+    build: { outDir: out, emptyOutDir: true },
+  });
+  dir = mkdtempSync(join(tmpdir(), "yui-listen-app-"));
+  backend = await startScriptedBackend();
+  host = await startHost({ port: 0, dataDir: dir, distDir: out, env: {}, browserCommands: false });
+  savePreset(host.store, {
+    id: "yui",
+    name: "YUI",
+    avatar: "",
+    voice: "",
+    persona: "",
+    backend: { transport: "chat", base_url: backend.url },
+  });
+}, 240_000);
+
+afterEach(async () => {
+  await browser?.close();
+  browser = null;
+  host.store.delete(LISTEN_KEYS.settings);
+});
+
+afterAll(async () => {
+  await host?.close();
+  await backend?.close();
+  rmSync(dir, { recursive: true, force: true });
+  rmSync(out, { recursive: true, force: true });
+});
+
+/** Chromium whose microphone plays `wav` once from the moment it is opened (then silence). */
+async function open(wav: string): Promise<Page> {
+  browser = await chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      ...CHROMIUM_ARGS,
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      `--use-file-for-fake-audio-capture=${wav}%noloop`,
+    ],
+  });
+  const page = await browser.newPage();
+  await page.goto(`${host.url}?view=main&stage=off`);
+  await page.waitForFunction(() => document.body.dataset.ready === "true");
+  return page;
+}
+
+/** The listening timeline of the page's panel. */
+const timeline = (page: Page) =>
+  page.evaluate(
+    () =>
+      (
+        (window as unknown as { __yuiListen: Record<string, { timeline: ListenEvent[] }> }).__yuiListen.yui
+          ?.timeline ?? []
+      ).map((e) => ({ type: e.type, text: e.text })) as { type: string; text?: string }[],
+  );
+
+/** What the user's messages to the backend said, in order. */
+const userMessages = () =>
+  backend.requests.map((r) => {
+    const m = (r.body as { messages: { role: string; content: string }[] }).messages;
+    return m.filter((x) => x.role === "user").at(-1)?.content;
+  });
+
+describe("listening in the app", () => {
+  it("hands-free: silence and noise make no turn, the utterance after them makes exactly one", async () => {
+    const before = backend.requests.length;
+    const wav = recording(
+      "hands-free",
+      silence(1000),
+      noise(2500),
+      silence(1500),
+      spoken(PHRASE),
+      silence(2500),
+    );
+    host.store.set(LISTEN_KEYS.settings, { hands_free: true }, "test");
+    backend.enqueue({ body: chatStream({ text: ["It is noon."], finish: "stop" }) });
+    const page = await open(wav);
+    const panel = page.getByTestId("panel-yui");
+    // The indicator is on while the microphone is open.
+    await expect
+      .poll(() => panel.getByTestId("listening").textContent(), { timeout: 60_000 })
+      .toBe("Listening");
+    await expect
+      .poll(() => panel.locator(".msg.user").allTextContents(), { timeout: 60_000 })
+      .toEqual([PHRASE]);
+    await expect
+      .poll(() => panel.locator(".msg.assistant").last().textContent(), { timeout: 30_000 })
+      .toBe("It is noon.");
+    // The positive control heard: one utterance, transcribed once; the noise and the silence before it made none.
+    const t = await timeline(page);
+    expect(t.filter((e) => e.type === "transcript")).toEqual([{ type: "transcript", text: PHRASE }]);
+    expect(backend.requests.length - before).toBe(1);
+    expect(userMessages().at(-1)).toBe(PHRASE);
+    // One click on the indicator turns hands-free off and closes the microphone.
+    await panel.getByTestId("listening").click();
+    await expect.poll(() => panel.getByTestId("listening").isHidden()).toBe(true);
+    expect(host.store.get(LISTEN_KEYS.settings)).toEqual({ hands_free: false });
+    expect((await timeline(page)).at(-1)?.type).toBe("close");
+  }, 180_000);
+});
