@@ -7,6 +7,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Host, startHost } from "../host/server/server.ts";
 import { floatsToWav, SPEECH_RATE, toSpeechWav, wavSamples } from "../host/voice/pcm16k.ts";
 import { savePreset } from "../src/app/presets/presets.ts";
+import { historyKey } from "../src/protocol/history.ts";
 import { LISTEN_KEYS } from "../src/protocol/listen.ts";
 import type { ListenEvent } from "../src/voice/listen/listening.ts";
 import { chatStream, type ScriptedBackend, startScriptedBackend } from "../tools/scripted-backend/server.ts";
@@ -76,6 +77,7 @@ afterEach(async () => {
   await browser?.close();
   browser = null;
   host.store.delete(LISTEN_KEYS.settings);
+  host.store.delete(historyKey("yui"));
 });
 
 afterAll(async () => {
@@ -154,5 +156,87 @@ describe("listening in the app", () => {
     await expect.poll(() => panel.getByTestId("listening").isHidden()).toBe(true);
     expect(host.store.get(LISTEN_KEYS.settings)).toEqual({ hands_free: false });
     expect((await timeline(page)).at(-1)?.type).toBe("close");
+  }, 180_000);
+
+  it("push-to-talk: held, the words appear in the input; let go, they are sent (button, then space bar)", async () => {
+    const before = backend.requests.length;
+    const wav = recording("push-to-talk", silence(300), spoken(PHRASE), silence(1500));
+    backend.enqueue(
+      { body: chatStream({ text: ["It is noon."], finish: "stop" }) },
+      { body: chatStream({ text: ["Still noon."], finish: "stop" }) },
+    );
+    const page = await open(wav);
+    const panel = page.getByTestId("panel-yui");
+    // Hands-free is off: the microphone is not open.
+    expect(await panel.getByTestId("listening").isHidden()).toBe(true);
+    expect(await timeline(page)).toEqual([]);
+    await panel.getByTestId("talk").hover();
+    await page.mouse.down();
+    await expect
+      .poll(() => panel.getByTestId("listening").textContent(), { timeout: 30_000 })
+      .toBe("Talking — let go to send");
+    // The transcript shows in the input while the button is held.
+    await expect.poll(() => panel.getByTestId("input").inputValue(), { timeout: 60_000 }).toBe(PHRASE);
+    expect(backend.requests.length).toBe(before);
+    await page.mouse.up();
+    await expect
+      .poll(() => panel.locator(".msg.user").allTextContents(), { timeout: 60_000 })
+      .toEqual([PHRASE]);
+    await expect
+      .poll(() => panel.locator(".msg.assistant").last().textContent(), { timeout: 30_000 })
+      .toBe("It is noon.");
+    expect(await panel.getByTestId("input").inputValue()).toBe("");
+    await expect.poll(() => panel.getByTestId("listening").isHidden()).toBe(true);
+
+    // The space bar, with nothing editable focused, does the same.
+    await panel.locator(".log").click();
+    await page.keyboard.down("Space");
+    await expect.poll(() => panel.getByTestId("input").inputValue(), { timeout: 60_000 }).toBe(PHRASE);
+    await page.keyboard.up("Space");
+    await expect
+      .poll(() => panel.locator(".msg.user").allTextContents(), { timeout: 60_000 })
+      .toEqual([PHRASE, PHRASE]);
+    expect(backend.requests.length - before).toBe(2);
+    expect(userMessages().slice(-2)).toEqual([PHRASE, PHRASE]);
+  }, 180_000);
+
+  it("the user speaking over her reply stops her voice and her turn; what was said is the next turn", async () => {
+    const before = backend.requests.length;
+    const wav = recording("interrupt", silence(1500), spoken(PHRASE), silence(2500));
+    const story = Array.from({ length: 14 }, (_, i) => `This is sentence number ${i + 1} of a long story. `);
+    const events = chatStream({ text: story, finish: "stop" }).split(/(?<=\n\n)/);
+    backend.enqueue(
+      { body: events, chunkDelayMs: 700 },
+      { body: chatStream({ text: ["It is noon."], finish: "stop" }) },
+    );
+    const page = await open(wav);
+    const panel = page.getByTestId("panel-yui");
+    await panel.getByTestId("input").fill("Tell me a story");
+    await panel.getByTestId("input").press("Enter");
+    // She speaks (espeak-ng through the host) while the reply streams; then hands-free opens the microphone,
+    // whose recording starts with 1.5 s of silence: the user speaks over her.
+    await expect
+      .poll(() => panel.evaluate((el) => el.classList.contains("speaking")), { timeout: 30_000 })
+      .toBe(true);
+    host.store.set(LISTEN_KEYS.settings, { hands_free: true }, "test");
+    await expect.poll(() => panel.getByTestId("listening").isVisible(), { timeout: 60_000 }).toBe(true);
+    await expect
+      .poll(async () => (await timeline(page)).some((e) => e.type === "interrupt"), { timeout: 60_000 })
+      .toBe(true);
+    // Her voice stopped and her turn with it: the reply is cut short, and what the user said went next.
+    await expect
+      .poll(() => panel.evaluate((el) => el.classList.contains("speaking")), { timeout: 5_000 })
+      .toBe(false);
+    await expect
+      .poll(() => panel.locator(".msg.user").allTextContents(), { timeout: 60_000 })
+      .toEqual(["Tell me a story", PHRASE]);
+    await expect
+      .poll(() => panel.locator(".msg.assistant").last().textContent(), { timeout: 30_000 })
+      .toBe("It is noon.");
+    const cut = (await panel.locator(".msg.assistant").first().textContent()) ?? "";
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut.length).toBeLessThan(story.join("").length);
+    expect(backend.requests.length - before).toBe(2);
+    expect(userMessages().slice(-2)).toEqual(["Tell me a story", PHRASE]);
   }, 180_000);
 });

@@ -66,7 +66,8 @@ export function createPanelListen(o: {
     "data-testid": "listening-stage",
   });
   view.form.insertBefore(talkBtn, view.form.firstChild);
-  view.form.after(chatBadge);
+  // In the chat's header, so nothing in the composer moves under the pointer holding the button.
+  view.status.after(chatBadge);
   view.stageBox.append(stageBadge);
 
   const listening = createListening({
