@@ -154,8 +154,9 @@ describe("listening in the app", () => {
     // One click on the indicator turns hands-free off and closes the microphone.
     await panel.getByTestId("listening").click();
     await expect.poll(() => panel.getByTestId("listening").isHidden()).toBe(true);
-    expect(host.store.get(LISTEN_KEYS.settings)).toEqual({ hands_free: false });
-    expect((await timeline(page)).at(-1)?.type).toBe("close");
+    // The page's write reaches the host over the bridge; the microphone closes.
+    await expect.poll(() => host.store.get(LISTEN_KEYS.settings)).toEqual({ hands_free: false });
+    await expect.poll(async () => (await timeline(page)).at(-1)?.type).toBe("close");
   }, 180_000);
 
   it("push-to-talk: held, the words appear in the input; let go, they are sent (button, then space bar)", async () => {

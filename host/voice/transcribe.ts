@@ -24,6 +24,8 @@ import { VoiceError } from "./synthesize.ts";
 export const TRANSCRIBE_DEFAULTS = { base_url: "https://api.openai.com/v1", model: "whisper-1" } as const;
 /** The local engine's program (Debian: pocketsphinx, with its US English model pocketsphinx-en-us). */
 export const LOCAL_LISTEN_COMMAND = "pocketsphinx_continuous";
+/** Its arguments for one WAV file: the default model and search (bench:listen measures the alternatives). */
+export const localListenArgs = (file: string): string[] => ["-infile", file, "-logfn", "/dev/null"];
 const TIMEOUT_MS = 60_000;
 
 export const LISTEN_ERRORS = {
@@ -104,7 +106,7 @@ function local(v: ResolvedListen, wav: Buffer, signal?: AbortSignal): Promise<st
   writeFileSync(file, wav, { mode: 0o600 });
   const done = () => rmSync(dir, { recursive: true, force: true });
   return new Promise<string>((resolve, reject) => {
-    const child = spawn(cmd, ["-infile", file, "-logfn", "/dev/null"], {
+    const child = spawn(cmd, localListenArgs(file), {
       stdio: ["ignore", "pipe", "pipe"],
       signal,
     });

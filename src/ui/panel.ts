@@ -201,7 +201,8 @@ export function createPanel(opts: PanelOptions): Panel {
     kv,
     kind: opts.kind,
     view,
-    herVoice: () => voice.active(),
+    // Her voice plays, or her spoken reply is still coming (between two sentences she is still speaking).
+    herVoice: () => voice.active() || (queue.busy() && speaks(kv, presetId)),
     stop: stopAll,
     send,
     note: (message) =>

@@ -147,3 +147,28 @@ describe("listening", () => {
     expect(r.said).toEqual([]);
   });
 });
+
+describe("listening's early transcription", () => {
+  it("sends what was heard once the speech has been quiet 200 ms, and uses it when the utterance ends", async () => {
+    const sent: number[] = [];
+    const r = rig({ text: (n) => `guess ${n}` });
+    r.l.setHandsFree(true);
+    await r.settle();
+    await r.settle();
+    const ev = r.ev();
+    ev.onSpeechStart();
+    for (let i = 0; i < 20; i++) ev.onFrame(0.9, frame());
+    // Quiet, then the user goes on: the first guess is dropped.
+    for (let i = 0; i < 7; i++) ev.onFrame(0.05, frame());
+    for (let i = 0; i < 5; i++) ev.onFrame(0.9, frame());
+    for (let i = 0; i < 7; i++) ev.onFrame(0.05, frame());
+    sent.push(r.said.length);
+    // The detector ends the utterance 700 ms later: the second guess is its transcript, nothing new is sent.
+    for (let i = 0; i < 15; i++) ev.onFrame(0.05, frame());
+    ev.onSpeechEnd(new Float32Array(16000));
+    await r.settle();
+    await r.settle();
+    expect(sent).toEqual([0]);
+    expect(r.said).toEqual(["guess 1"]);
+  });
+});

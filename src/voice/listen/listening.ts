@@ -7,6 +7,7 @@
  */
 import { LISTEN_LIMITS, type ListenSettings, raisedThreshold, vadThresholds } from "../../protocol/listen.ts";
 import type { Mic, MicEvents, MicTuning } from "./mic.ts";
+import { createSpeculation } from "./speculate.ts";
 import { joinFrames, MIC_RATE } from "./wav.ts";
 
 /** What the indicator shows. */
@@ -20,11 +21,14 @@ export interface ListenEvent {
     | "speech-start"
     | "speech-end"
     | "misfire"
+    | "sound"
     | "interrupt"
     | "partial"
     | "transcript"
     | "error";
   text?: string;
+  /** Frames (32 ms each) the detector had read since the microphone opened: where in the audio it was. */
+  frame?: number;
   at: number;
 }
 
@@ -64,6 +68,13 @@ const PARTIAL_EVERY_MS = 1500;
 /** Push-to-talk shorter than this sends nothing (a tap). */
 const MIN_TALK_MS = 250;
 
+/** Root-mean-square level of a frame. */
+function rms(frame: Float32Array): number {
+  let sum = 0;
+  for (const v of frame) sum += v * v;
+  return Math.sqrt(sum / (frame.length || 1));
+}
+
 /** The detector's tuning from the settings (raised while she speaks without echo cancellation). */
 export function tuningOf(s: ListenSettings, raised = false): MicTuning {
   const t = vadThresholds(s.sensitivity ?? LISTEN_LIMITS.sensitivity.default);
@@ -86,9 +97,14 @@ export function createListening(o: ListeningOptions): Listening {
   let raised = false;
   let disposed = false;
   let ops: Promise<unknown> = Promise.resolve();
+  let frames = 0;
+  /** Whether the microphone has carried sound since it opened (diagnostics: where the audio began). */
+  let sounded = false;
+  let tuning = tuningOf(o.settings());
+  const guess = createSpeculation((audio, signal) => o.transcribe(audio, signal));
   let utterances: Promise<unknown> = Promise.resolve();
   const log = (type: ListenEvent["type"], text?: string) =>
-    o.timeline?.push({ type, text, at: performance.now() });
+    o.timeline?.push({ type, text, frame: frames, at: performance.now() });
   const set = (s: ListenState) => {
     if (s === state) return;
     state = s;
@@ -100,6 +116,7 @@ export function createListening(o: ListeningOptions): Listening {
     onSpeechStart() {
       log("speech-start");
       if (talk || !handsFree) return;
+      guess.start();
       if (o.herVoice()) {
         log("interrupt");
         o.onInterrupt();
@@ -110,14 +127,22 @@ export function createListening(o: ListeningOptions): Listening {
       log("speech-end");
       if (talk || !handsFree) return;
       set("listening");
+      const early = guess.take();
       // Utterances are transcribed one after another, so they become turns in the order they were said.
-      utterances = utterances.then(() => transcribeUtterance(audio));
+      utterances = utterances.then(() => transcribeUtterance(audio, early));
     },
     onMisfire() {
       log("misfire");
+      guess.drop();
       if (!talk) set(idle());
     },
-    onFrame(_p, frame) {
+    onFrame(p, frame) {
+      frames++;
+      if (!sounded && rms(frame) > 0.02) {
+        sounded = true;
+        log("sound");
+      }
+      if (handsFree && !talk) guess.frame(p, frame, tuning);
       if (talk) {
         talk.frames.push(frame);
         talk.sinceMs += (frame.length / MIC_RATE) * 1000;
@@ -127,15 +152,16 @@ export function createListening(o: ListeningOptions): Listening {
       const want = o.herVoice() && mic?.echoCancelled() === false;
       if (want !== raised) {
         raised = want;
-        mic?.tune(tuningOf(o.settings(), raised));
+        tuning = tuningOf(o.settings(), raised);
+        mic?.tune(tuning);
       }
     },
   };
 
-  const transcribeUtterance = async (audio: Float32Array) => {
+  const transcribeUtterance = async (audio: Float32Array, early: Promise<{ text: string }> | null) => {
     set("transcribing");
     try {
-      const { text } = await o.transcribe(audio);
+      const { text } = await (early ?? o.transcribe(audio));
       log("transcript", text);
       if (text.trim()) o.onUtterance(text.trim());
     } catch (e) {
@@ -184,6 +210,8 @@ export function createListening(o: ListeningOptions): Listening {
         set("starting");
         try {
           const m = await getMic();
+          frames = 0;
+          sounded = false;
           await m.start();
           open = true;
           log("open");
@@ -243,7 +271,8 @@ export function createListening(o: ListeningOptions): Listening {
     },
     talking: () => talk !== null,
     retune() {
-      mic?.tune(tuningOf(o.settings(), raised));
+      tuning = tuningOf(o.settings(), raised);
+      mic?.tune(tuning);
     },
     state: () => state,
     dispose() {
