@@ -285,16 +285,16 @@ async function main() {
     console.log(`  her first text delta (scripted backend): ${summarize(rows.map((r) => r.delta))}`);
     console.log(`  her first audio (espeak-ng): ${summarize(rows.map((r) => r.audio))}`);
 
-    // Interruption: she speaks a long reply; the microphone opens while she does, and the user starts
-    // speaking 1.5 s in.
+    // Interruption: hands-free is on from the start; the user types a message, she speaks a long reply, and
+    // the recording has the user start speaking 6 s after the microphone opened.
     const stops: number[] = [];
     const phrase = samplesOf(recordings.find((r) => r.source === "flite")!.file);
-    const lead = 1500;
+    const lead = 6000;
     const iwav = join(dir, "interrupt.wav");
     writeFileSync(iwav, floatsToWav(concat(silence(lead), phrase, silence(2500)), SPEECH_RATE));
-    const story = Array.from({ length: 12 }, (_, i) => `This is sentence number ${i + 1} of a long story. `);
+    const story = Array.from({ length: 30 }, (_, i) => `This is sentence number ${i + 1} of a long story. `);
     for (let i = 0; i < INTERRUPTIONS; i++) {
-      host.store.set(LISTEN_KEYS.settings, { hands_free: false }, "bench");
+      host.store.set(LISTEN_KEYS.settings, { hands_free: true }, "bench");
       backend.enqueue(
         {
           body: [
@@ -317,8 +317,6 @@ async function main() {
       try {
         await page.getByTestId("input").fill("Tell me a story");
         await page.getByTestId("input").press("Enter");
-        await waitFor("her voice", async () => (await probe(page)).firstAudio !== null);
-        host.store.set(LISTEN_KEYS.settings, { hands_free: true }, "bench");
         let last: Probe | null = null;
         const p = await waitFor("her audio to stop", async () => {
           const x = await probe(page);

@@ -159,12 +159,13 @@ describe("listening in the app", () => {
     await expect.poll(async () => (await timeline(page)).at(-1)?.type).toBe("close");
   }, 180_000);
 
-  it("push-to-talk: held, the words appear in the input; let go, they are sent (button, then space bar)", async () => {
+  it("push-to-talk: held, the words appear in the input; let go, they are sent (button, space bar, empty input)", async () => {
     const before = backend.requests.length;
     const wav = recording("push-to-talk", silence(300), spoken(PHRASE), silence(1500));
     backend.enqueue(
       { body: chatStream({ text: ["It is noon."], finish: "stop" }) },
       { body: chatStream({ text: ["Still noon."], finish: "stop" }) },
+      { body: chatStream({ text: ["Noon again."], finish: "stop" }) },
     );
     const page = await open(wav);
     const panel = page.getByTestId("panel-yui");
@@ -197,14 +198,22 @@ describe("listening in the app", () => {
     await expect
       .poll(() => panel.locator(".msg.user").allTextContents(), { timeout: 60_000 })
       .toEqual([PHRASE, PHRASE]);
-    expect(backend.requests.length - before).toBe(2);
-    expect(userMessages().slice(-2)).toEqual([PHRASE, PHRASE]);
+    // And in the empty input (Ctrl+Alt+Y opens it on the desktop): holding the space bar talks, types nothing.
+    await panel.getByTestId("input").focus();
+    await page.keyboard.down("Space");
+    await expect.poll(() => panel.getByTestId("input").inputValue(), { timeout: 60_000 }).toBe(PHRASE);
+    await page.keyboard.up("Space");
+    await expect
+      .poll(() => panel.locator(".msg.user").allTextContents(), { timeout: 60_000 })
+      .toEqual([PHRASE, PHRASE, PHRASE]);
+    expect(backend.requests.length - before).toBe(3);
+    expect(userMessages().slice(-3)).toEqual([PHRASE, PHRASE, PHRASE]);
   }, 180_000);
 
   it("the user speaking over her reply stops her voice and her turn; what was said is the next turn", async () => {
     const before = backend.requests.length;
     const wav = recording("interrupt", silence(1500), spoken(PHRASE), silence(2500));
-    const story = Array.from({ length: 14 }, (_, i) => `This is sentence number ${i + 1} of a long story. `);
+    const story = Array.from({ length: 20 }, (_, i) => `This is sentence number ${i + 1} of a long story. `);
     const events = chatStream({ text: story, finish: "stop" }).split(/(?<=\n\n)/);
     backend.enqueue(
       { body: events, chunkDelayMs: 700 },

@@ -282,9 +282,13 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     return note ? [elRect(note)].filter((r): r is Rect => !!r) : [];
   }
   function report(): void {
-    const extra = [elRect(bubble), box.classList.contains("input-open") ? elRect(form) : null].filter(
-      (r): r is Rect => r !== null,
-    );
+    // The listening indicator on her (src/ui/panel-listen.ts) takes its click: one click turns hands-free off.
+    const listening = stageBox.querySelector(".listen-badge.on-stage");
+    const extra = [
+      elRect(bubble),
+      box.classList.contains("input-open") ? elRect(form) : null,
+      listening ? elRect(listening) : null,
+    ].filter((r): r is Rect => r !== null);
     const her = herRects();
     const msg = { type: "shape", rects: [...her, ...extra], drag: her };
     const s = JSON.stringify(msg);

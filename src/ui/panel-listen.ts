@@ -1,6 +1,6 @@
 /**
  * The panel's listening (docs/voice.md#listening): the push-to-talk button in the composer (and the space bar
- * while nothing editable has the keyboard), hands-free in the windows that hold the conversation with main's
+ * while nothing editable has the keyboard, or the input is empty), hands-free in the windows that hold the conversation with main's
  * character (the browser build's main view and her desktop window), the listening indicator in the chat and
  * on her stage (one click on it turns hands-free off), and the interruption: the user speaking over her voice
  * is the same Stop as the button.
@@ -96,7 +96,9 @@ export function createPanelListen(o: {
     onError: o.note,
     timeline,
   });
-  const offBadge = () => {
+  const offBadge = (e: Event) => {
+    // Not a click on her (which opens her input in the desktop view).
+    e.stopPropagation();
     if (listening.talking()) listening.pushEnd(false);
     setHandsFree(kv, false);
   };
@@ -119,8 +121,11 @@ export function createPanelListen(o: {
   // The space bar, while nothing that takes typing has the keyboard; Escape while held keeps the words.
   const typing = (t: EventTarget | null) =>
     t instanceof HTMLElement && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT|BUTTON)$/.test(t.tagName));
+  // In the empty input too: a message does not begin with a space, so Ctrl+Alt+Y (which opens her input from
+  // anywhere on the desktop) and then holding the space bar is push-to-talk from the keyboard alone.
+  const emptyInput = (t: EventTarget | null) => t === view.input && view.input.value === "";
   const onKeyDown = (e: KeyboardEvent) => {
-    if (e.code === "Space" && !e.repeat && !typing(e.target)) {
+    if (e.code === "Space" && !e.repeat && (!typing(e.target) || emptyInput(e.target))) {
       e.preventDefault();
       listening.pushStart();
     } else if (e.key === "Escape" && listening.talking()) listening.pushEnd(false);
