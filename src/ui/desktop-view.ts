@@ -282,15 +282,11 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     return note ? [elRect(note)].filter((r): r is Rect => !!r) : [];
   }
   function report(): void {
-    // The listening indicator on her (src/ui/panel-listen.ts) takes its click: one click turns hands-free off.
-    const listening = stageBox.querySelector(".listen-badge.on-stage");
-    const extra = [
-      elRect(bubble),
-      box.classList.contains("input-open") ? elRect(form) : null,
-      listening ? elRect(listening) : null,
-    ].filter((r): r is Rect => r !== null);
+    const open = box.classList.contains("input-open") ? form : null;
+    const badge = stageBox.querySelector(".listen-badge.on-stage"); // listening (panel-listen.ts): a click ends it
+    const shown = [bubble, open, badge].map((el) => el && elRect(el)).filter((r): r is Rect => !!r);
     const her = herRects();
-    const msg = { type: "shape", rects: [...her, ...extra], drag: her };
+    const msg = { type: "shape", rects: [...her, ...shown], drag: her };
     const s = JSON.stringify(msg);
     if (s === lastSent) return;
     lastSent = s;
