@@ -293,9 +293,20 @@ async function main() {
     const iwav = join(dir, "interrupt.wav");
     writeFileSync(iwav, floatsToWav(concat(silence(lead), phrase, silence(2500)), SPEECH_RATE));
     const story = Array.from({ length: 30 }, (_, i) => `This is sentence number ${i + 1} of a long story. `);
+    let missed = 0;
     for (let i = 0; i < INTERRUPTIONS; i++) {
       host.store.set(LISTEN_KEYS.settings, { hands_free: true }, "bench");
-      backend.enqueue(
+      // A backend of its own each time: nothing queued by an earlier round can answer this one.
+      const storyteller = await startScriptedBackend();
+      savePreset(host.store, {
+        id: "yui",
+        name: "YUI",
+        avatar: "",
+        voice: "",
+        persona: "",
+        backend: { transport: "chat", base_url: storyteller.url },
+      });
+      storyteller.enqueue(
         {
           body: [
             sse(chunk({ role: "assistant", content: "" })),
@@ -317,33 +328,38 @@ async function main() {
       try {
         await page.getByTestId("input").fill("Tell me a story");
         await page.getByTestId("input").press("Enter");
-        let last: Probe | null = null;
         const p = await waitFor("her audio to stop", async () => {
           const x = await probe(page);
-          last = x;
           const cut = x.events.find((e) => e.type === "interrupt");
           return cut && x.silenced.some((t) => t >= cut.at) ? x : null;
-        }).catch((e: Error) => {
-          const l = last as Probe | null;
-          const t0 = l?.firstAudio ?? 0;
-          throw new Error(
-            `${e.message}; the page heard: ${JSON.stringify(l?.events.map((v) => [v.type, Math.round(v.at - t0)]))}; her voice fell silent at ${JSON.stringify(l?.silenced.map((t) => Math.round(t - t0)).slice(0, 5))}`,
+        }).catch(async () => {
+          // On a loaded machine her reply can end before the user's turn comes: that round measures nothing.
+          const m = await page.evaluate(() =>
+            [...document.querySelectorAll(".msg")].map((e) => e.textContent),
           );
+          console.log(
+            `  a round without an interruption (she had said: ${JSON.stringify(m.at(-1)?.slice(0, 60))})`,
+          );
+          missed++;
+          return null;
         });
-        const cut = p.events.find((e) => e.type === "interrupt")!;
-        const sound = p.events.find((e) => e.type === "sound")!;
-        const start = p.events.find((e) => e.type === "speech-start")!;
-        // The user began in the frame of the first sound (up to a frame before it ended); the detector knew it
-        // (start.frame - sound.frame) frames later.
-        const spokeAt = start.at - (start.frame! - sound.frame! + 1) * FRAME_MS;
-        stops.push(p.silenced.find((t) => t >= cut.at)! - spokeAt);
+        if (p) {
+          const cut = p.events.find((e) => e.type === "interrupt")!;
+          const sound = p.events.find((e) => e.type === "sound")!;
+          const start = p.events.find((e) => e.type === "speech-start")!;
+          // The user began in the frame of the first sound (up to a frame before it ended); the detector knew
+          // it (start.frame - sound.frame) frames later.
+          const spokeAt = start.at - (start.frame! - sound.frame! + 1) * FRAME_MS;
+          stops.push(p.silenced.find((t) => t >= cut.at)! - spokeAt);
+        }
       } finally {
         await browser.close();
+        await storyteller.close();
         host.store.delete(historyKey("yui"));
       }
     }
     console.log(
-      `[bench:listen] interruption, ${stops.length} times: from the user starting to speak over her to her audio stopping: ${summarize(stops)}`,
+      `[bench:listen] interruption, ${stops.length} times (${missed} rounds without one): from the user starting to speak over her to her audio stopping: ${summarize(stops)}`,
     );
   } finally {
     await host?.close();
