@@ -274,16 +274,20 @@ async function main() {
         host.store.delete(historyKey("yui"));
       }
     }
-    const lens = rows.map((r) => r.len);
-    console.log(
-      `[bench:listen] the loop, hands-free, ${rows.length} utterances of ${Math.round(Math.min(...lens))}-${Math.round(Math.max(...lens))} ms (median ${summarize(lens).split(",")[0]!.replace("median ", "")}); from the end of speech:`,
-    );
-    console.log(
-      `  the detector's end of utterance (${LISTEN_LIMITS.end_silence_ms.default} ms of silence): ${summarize(rows.map((r) => r.detect))}`,
-    );
-    console.log(`  transcript (pocketsphinx through the host): ${summarize(rows.map((r) => r.transcript))}`);
-    console.log(`  her first text delta (scripted backend): ${summarize(rows.map((r) => r.delta))}`);
-    console.log(`  her first audio (espeak-ng): ${summarize(rows.map((r) => r.audio))}`);
+    if (rows.length) {
+      const lens = rows.map((r) => r.len);
+      console.log(
+        `[bench:listen] the loop, hands-free, ${rows.length} utterances of ${Math.round(Math.min(...lens))}-${Math.round(Math.max(...lens))} ms (median ${summarize(lens).split(",")[0]!.replace("median ", "")}); from the end of speech:`,
+      );
+      console.log(
+        `  the detector's end of utterance (${LISTEN_LIMITS.end_silence_ms.default} ms of silence): ${summarize(rows.map((r) => r.detect))}`,
+      );
+      console.log(
+        `  transcript (pocketsphinx through the host): ${summarize(rows.map((r) => r.transcript))}`,
+      );
+      console.log(`  her first text delta (scripted backend): ${summarize(rows.map((r) => r.delta))}`);
+      console.log(`  her first audio (espeak-ng): ${summarize(rows.map((r) => r.audio))}`);
+    }
 
     // Interruption: hands-free is on from the start; the user types a message, she speaks a long reply, and
     // the recording has the user start speaking 6 s after the microphone opened.

@@ -6,6 +6,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { type Host, startHost } from "../host/server/server.ts";
 import { floatsToWav, SPEECH_RATE, toSpeechWav, wavSamples } from "../host/voice/pcm16k.ts";
+import { startTranscriptionServer } from "../host/voice/transcribe-testing.ts";
 import { savePreset } from "../src/app/presets/presets.ts";
 import { historyKey } from "../src/protocol/history.ts";
 import { LISTEN_KEYS } from "../src/protocol/listen.ts";
@@ -88,7 +89,7 @@ afterAll(async () => {
 });
 
 /** Chromium whose microphone plays `wav` once from the moment it is opened (then silence). */
-async function open(wav: string): Promise<Page> {
+async function open(wav: string, view = "main&stage=off"): Promise<Page> {
   browser = await chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [
@@ -99,7 +100,7 @@ async function open(wav: string): Promise<Page> {
     ],
   });
   const page = await browser.newPage();
-  await page.goto(`${host.url}?view=main&stage=off`);
+  await page.goto(`${host.url}?view=${view}`);
   await page.waitForFunction(() => document.body.dataset.ready === "true");
   return page;
 }
@@ -248,5 +249,58 @@ describe("listening in the app", () => {
     expect(cut.length).toBeLessThan(story.join("").length);
     expect(backend.requests.length - before).toBe(2);
     expect(userMessages().slice(-2)).toEqual(["Tell me a story", PHRASE]);
+  }, 180_000);
+
+  it("Settings → Listening saves an OpenAI-compatible engine with its key; Quick controls turn hands-free on; a turn goes through it", async () => {
+    const KEY = "sk-listen-settings-e2e";
+    const stt = await startTranscriptionServer("Good morning.");
+    try {
+      const wav = recording("settings", silence(800), spoken(PHRASE), silence(2500));
+      const settings = await open(wav, "settings");
+      await settings.getByTestId("listen-engine").selectOption("openai");
+      await settings.getByTestId("listen-base-url").fill(stt.url);
+      await settings.getByTestId("listen-language").fill("en");
+      await settings.getByTestId("listen-sensitivity").fill("0.7");
+      await settings.getByTestId("listen-key").fill(KEY);
+      await settings.getByTestId("save-listen").click();
+      await expect.poll(() => settings.getByTestId("listen-verdict").textContent()).toBe("Saved.");
+      await expect
+        .poll(() => host.store.get(LISTEN_KEYS.settings))
+        .toEqual({
+          hands_free: false,
+          engine: "openai",
+          base_url: stt.url,
+          language: "en",
+          sensitivity: 0.7,
+        });
+      expect(host.store.get(LISTEN_KEYS.apiKey)).toBe(KEY);
+      expect(await settings.content()).not.toContain(KEY);
+      // The settings window never opens the microphone.
+      expect(await settings.evaluate(() => "__yuiListen" in window)).toBe(false);
+
+      const quick = await browser!.newPage();
+      await quick.goto(`${host.url}?view=quick`);
+      await quick.waitForFunction(() => document.body.dataset.ready === "true");
+      await quick.getByTestId("hands-free").check();
+      await expect
+        .poll(() => (host.store.get(LISTEN_KEYS.settings) as { hands_free: boolean }).hands_free)
+        .toBe(true);
+
+      backend.enqueue({ body: chatStream({ text: ["Morning!"], finish: "stop" }) });
+      const main = await browser!.newPage();
+      await main.goto(`${host.url}?view=main&stage=off`);
+      const panel = main.getByTestId("panel-yui");
+      await expect
+        .poll(() => panel.locator(".msg.user").allTextContents(), { timeout: 60_000 })
+        .toEqual(["Good morning."]);
+      const sent = stt.requests.at(-1)!;
+      expect(sent.fields).toEqual({ model: "whisper-1", language: "en", response_format: "json" });
+      expect(sent.headers.authorization).toBe(`Bearer ${KEY}`);
+      expect(sent.file?.type).toBe("audio/wav");
+      expect(await main.content()).not.toContain(KEY);
+    } finally {
+      host.store.delete(LISTEN_KEYS.apiKey);
+      await stt.close();
+    }
   }, 180_000);
 });
