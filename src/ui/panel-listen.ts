@@ -24,6 +24,11 @@ export const LISTEN_LABELS: Record<ListenState, string> = {
   transcribing: "Writing down what you said…",
 };
 
+const MIC_ICON =
+  '<svg viewBox="0 0 24 24" width="20" height="20" aria-hidden="true" fill="none" stroke="currentColor" ' +
+  'stroke-width="2" stroke-linecap="round"><rect x="9" y="3" width="6" height="11" rx="3"/>' +
+  '<path d="M5 11a7 7 0 0 0 14 0M12 18v3"/></svg>';
+
 /** The windows where hands-free runs: those that hold main's conversation (one microphone, one listener). */
 const HANDS_FREE_KINDS: readonly WindowKind[] = ["browser", "main"];
 
@@ -40,17 +45,15 @@ export function createPanelListen(o: {
 }) {
   const { view, kv } = o;
   const timeline: ListenEvent[] = [];
-  const talkBtn = h(
-    "button",
-    {
-      class: "talk secondary",
-      type: "button",
-      title: "Hold to talk (or hold the space bar); let go to send",
-      "aria-label": "Hold to talk",
-      "data-testid": "talk",
-    },
-    "🎙",
-  );
+  const talkBtn = h("button", {
+    class: "talk secondary",
+    type: "button",
+    title: "Hold to talk (or hold the space bar); let go to send",
+    "aria-label": "Hold to talk",
+    "data-testid": "talk",
+  });
+  // A drawn microphone: an emoji depends on the system's fonts.
+  talkBtn.innerHTML = MIC_ICON;
   const chatBadge = h("button", {
     class: "listen-badge",
     type: "button",
