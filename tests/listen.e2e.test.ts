@@ -162,7 +162,8 @@ describe("listening in the app", () => {
 
   it("push-to-talk: held, the words appear in the input; let go, they are sent (button, space bar, empty input)", async () => {
     const before = backend.requests.length;
-    const wav = recording("push-to-talk", silence(300), spoken(PHRASE), silence(1500));
+    // Long enough after the phrase for a partial transcript (every 1.5 s of audio) to cover all of it.
+    const wav = recording("push-to-talk", silence(300), spoken(PHRASE), silence(4000));
     backend.enqueue(
       { body: chatStream({ text: ["It is noon."], finish: "stop" }) },
       { body: chatStream({ text: ["Still noon."], finish: "stop" }) },
