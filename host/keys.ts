@@ -13,6 +13,12 @@ import {
   StoredKeySchema,
   urlOrigin,
 } from "../src/protocol/keys.ts";
+import {
+  DEFAULT_LISTEN_SETTINGS,
+  LISTEN_KEYS,
+  ListenSettingsSchema,
+  listenBase,
+} from "../src/protocol/listen.ts";
 import { PRESET_KEYS, type Preset, PresetListSchema } from "../src/protocol/preset.ts";
 import {
   DEFAULT_VOICE_SETTINGS,
@@ -138,6 +144,27 @@ export function voiceKey(
   return undefined;
 }
 
+/** The origin the device's listening key is bound to now: its OpenAI-compatible engine's base (none: local). */
+export function listenKeyOrigin(kv: KeyReader): string | undefined {
+  const parsed = ListenSettingsSchema.safeParse(kv.get(LISTEN_KEYS.settings));
+  return urlOrigin(listenBase(parsed.success ? parsed.data : DEFAULT_LISTEN_SETTINGS));
+}
+
+/**
+ * The listening key the host sends to the transcription engine at `base`: the stored key when saved for that
+ * origin, else OPENAI_API_KEY toward the environment's own base; none for the local engine.
+ */
+export function listenKey(
+  kv: KeyReader,
+  base: string | undefined,
+  env: NodeJS.ProcessEnv,
+): string | undefined {
+  if (!base) return undefined;
+  const stored = kv.get(LISTEN_KEYS.apiKey);
+  if (hasKey(stored)) return keyToward(stored, base, [urlOrigin(base) ?? ""]);
+  return envBackendKey(env, base);
+}
+
 /** A key bound to `origins`, as the store keeps it. */
 export function bindKey(key: string, origins: string[]): BoundKey {
   return { key, origins };
@@ -163,10 +190,10 @@ function reconcile(store: KeyStore, key: string, origins: string[]): void {
   else if (!sameSet(v.origins, origins)) store.delete(key, "key-binding");
 }
 
-const WATCHED = /^yui\.(presets|[a-z0-9][a-z0-9_-]*\.(api_key|voice|voice_api_key))$/;
+const WATCHED = /^yui\.(presets|listen|listen_api_key|[a-z0-9][a-z0-9_-]*\.(api_key|voice|voice_api_key))$/;
 
 /**
- * Keeps every stored key bound to where its preset points (the host, at start and on every change of a preset,
+ * Keeps every stored key bound to where its preset (or the device's listening engine) points (the host, at start and on every change of a preset,
  * a voice setting or a key, from any process): binds plain strings, drops keys whose destination changed.
  * Returns the unsubscribe.
  */
@@ -179,6 +206,8 @@ export function followKeyBindings(store: KeyStore, vocabulary: () => Vocabulary)
       const origin = urlOrigin(voiceBase(voiceEngineOf(settings, vocabulary()), settings));
       reconcile(store, VOICE_KEYS.apiKey(p.id), origin ? [origin] : []);
     }
+    const listen = listenKeyOrigin(store);
+    reconcile(store, LISTEN_KEYS.apiKey, listen ? [listen] : []);
   };
   check();
   let queued = false;

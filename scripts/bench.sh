@@ -7,7 +7,7 @@ bash scripts/setup-system.sh --test || exit 1
 bash scripts/setup-node.sh || exit 1
 [ -f scripts/build.sh ] && { bash scripts/build.sh || exit 1; }
 # Benchmarks without a peer doing the same work (the rest each print their peer; see docs/benchmarks.md).
-PROFILES=(bench/stage.ts host/store/store.bench.ts Mods/avatar Mods/desktop-control)
+PROFILES=(bench/stage.ts bench/listen.ts host/store/store.bench.ts Mods/avatar Mods/desktop-control)
 label() {
   local p
   for p in "${PROFILES[@]}"; do

@@ -8,6 +8,7 @@ type Main = (argv: string[]) => Promise<number>;
 const commands: Record<string, string> = {
   chat: "../chat/cli.ts",
   desktop: "../desktop/desktop-cli.ts",
+  listen: "../voice/listen-cli.ts",
   serve: "../server/serve-cli.ts",
   speak: "../voice/speak-cli.ts",
   store: "../store/cli.ts",

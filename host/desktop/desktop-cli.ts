@@ -107,7 +107,11 @@ export async function startDesktopApp(opts: {
   });
   let shell: ShellProcess;
   try {
-    shell = spawnShell({ env: opts.env, log: opts.log ?? ((l) => process.stderr.write(`${l}\n`)) });
+    // The shell grants the microphone to the host's own pages only (docs/voice.md#listening).
+    shell = spawnShell({
+      env: { ...opts.env, YUI_HOST_ORIGIN: new URL(host.url).origin },
+      log: opts.log ?? ((l) => process.stderr.write(`${l}\n`)),
+    });
   } catch (e) {
     // The shell's program cannot be found or prepared (Electron's binary missing): one line, not a trace.
     await host.close();

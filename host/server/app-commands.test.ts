@@ -8,6 +8,7 @@ import { COMMANDS } from "../../src/protocol/commands.ts";
 import { browserHostConfig, registerBrowserCommands } from "../browser/commands.ts";
 import { createCommandTable } from "../commands.ts";
 import { registerVoiceCommands } from "../voice/commands.ts";
+import { registerListenCommands } from "../voice/listen-commands.ts";
 import { registerAppCommands } from "./app-commands.ts";
 import { createBodySlot, registerBodyCommands } from "./body-slot.ts";
 import { type Host, startHost } from "./server.ts";
@@ -157,6 +158,7 @@ describe("the command table", () => {
         browser: false,
       });
       registerVoiceCommands(table, host.store, () => DEFAULT_VOCABULARY);
+      registerListenCommands(table, host.store);
       registerBodyCommands(table, createBodySlot(), () => false);
       await registerBrowserCommands(table.register, () => false, browserHostConfig({ tmpDir: tmp }));
     } finally {

@@ -15,6 +15,7 @@ import type { Vocabulary } from "../../src/app/vocabulary/vocabulary.ts";
 import { SESSION_PATH } from "../../src/protocol/limits.ts";
 import { refuseUpgrade, requestUrl, sendError } from "../net.ts";
 import type { Store } from "../store/store.ts";
+import { handleListen } from "../voice/listen-route.ts";
 import { handleVoice } from "../voice/route.ts";
 import { handleAvatarUpload } from "./avatar-upload.ts";
 import { BRIDGE_PATH, type Bridge } from "./bridge.ts";
@@ -71,6 +72,7 @@ export function createRequestHandler(deps: RouteDeps) {
     if (handleProxy(req, res, url, { kv: store, apiKey: deps.apiKey })) return;
     if (handleAvatarUpload(req, res, url, { kv: store, dataDir: deps.dataDir }, upload)) return;
     if (handleVoice(req, res, url, { kv: store, vocabulary: deps.vocabulary, env: deps.env })) return;
+    if (handleListen(req, res, url, { kv: store, env: deps.env })) return;
     if (req.method !== "GET" && req.method !== "HEAD") {
       res.writeHead(405, { "content-type": "text/plain" }).end("method not allowed");
       return;

@@ -21,6 +21,7 @@ import { dataDir } from "../paths.ts";
 import { openStore, type Store } from "../store/store.ts";
 import { fileVocabulary, VOCABULARY_FILE } from "../vocabulary-source.ts";
 import { registerVoiceCommands } from "../voice/commands.ts";
+import { registerListenCommands } from "../voice/listen-commands.ts";
 import { registerAppCommands } from "./app-commands.ts";
 import { type BodySlot, createBodySlot, registerBodyCommands } from "./body-slot.ts";
 import { type Bridge, createBridge } from "./bridge.ts";
@@ -102,6 +103,7 @@ export async function startHost(opts: HostOptions = {}): Promise<Host> {
     browser: opts.browserCommands === true,
   });
   registerVoiceCommands(commands, store, vocabulary);
+  registerListenCommands(commands, store);
   const body = createBodySlot();
   registerBodyCommands(commands, body, () => switchStates(store).screen);
   const log = opts.log ?? ((line: string) => process.stderr.write(`${line}\n`));

@@ -10,6 +10,8 @@ import { decodePart } from "../net.ts";
 const TYPES: Record<string, string> = {
   ".html": "text/html; charset=utf-8",
   ".js": "text/javascript; charset=utf-8",
+  // onnxruntime-web loads its wasm glue as a module (dist/vad/, docs/voice.md#listening).
+  ".mjs": "text/javascript; charset=utf-8",
   ".css": "text/css; charset=utf-8",
   ".json": "application/json",
   ".svg": "image/svg+xml",

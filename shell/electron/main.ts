@@ -15,6 +15,7 @@ import {
   Menu,
   nativeImage,
   screen,
+  session,
   shell,
   systemPreferences,
   Tray,
@@ -44,6 +45,7 @@ import {
   trayIconBitmap,
   trayMenu,
 } from "./logic.ts";
+import { permissionAllowed } from "./microphone.ts";
 
 /** One message to the host: a JSON line on stdout. */
 function send(m: ShellToHost): void {
@@ -392,8 +394,27 @@ function onScreenChanged(): void {
   apply(onMonitors(state, readMonitors(), bounds));
 }
 
+/**
+ * Listening (docs/voice.md#listening): the microphone for the host's own pages only (YUI_HOST_ORIGIN, set by
+ * the host); the camera and any other origin are refused, and other permissions go to the host's pages only.
+ */
+function grantMicrophone(): void {
+  const host = process.env.YUI_HOST_ORIGIN;
+  session.defaultSession.setPermissionRequestHandler((wc, permission, callback, details) => {
+    const d = details as { requestingUrl?: string; mediaTypes?: string[] };
+    callback(
+      permissionAllowed({ permission, url: d.requestingUrl ?? wc.getURL(), mediaTypes: d.mediaTypes }, host),
+    );
+  });
+  session.defaultSession.setPermissionCheckHandler((_wc, permission, origin, details) => {
+    const d = details as { mediaType?: string };
+    return permissionAllowed({ permission, url: origin, mediaTypes: d.mediaType ? [d.mediaType] : [] }, host);
+  });
+}
+
 app.whenReady().then(
   () => {
+    grantMicrophone();
     state.monitors = readMonitors();
     screen.on("display-added", onScreenChanged);
     screen.on("display-removed", onScreenChanged);

@@ -246,6 +246,16 @@ declare module "gi://WebKit2?version=4.1" {
       set_enable_webgl(on: boolean): void;
       set_enable_developer_extras(on: boolean): void;
       set_enable_write_console_messages_to_stdout(on: boolean): void;
+      set_enable_media_stream(on: boolean): void;
+      set_enable_mock_capture_devices(on: boolean): void;
+    }
+    class PermissionRequest {
+      allow(): void;
+      deny(): void;
+    }
+    class UserMediaPermissionRequest extends PermissionRequest {
+      readonly is_for_audio_device: boolean;
+      readonly is_for_video_device: boolean;
     }
     class URIRequest {
       get_uri(): string;
@@ -262,6 +272,7 @@ declare module "gi://WebKit2?version=4.1" {
       get_settings(): Settings;
       set_background_color(rgba: Gdk.RGBA): void;
       load_uri(uri: string): void;
+      get_uri(): string | null;
       run_javascript(script: string, cancellable: null, callback: null): void;
       connect(
         signal: "button-press-event" | "motion-notify-event",
@@ -273,6 +284,7 @@ declare module "gi://WebKit2?version=4.1" {
         signal: "load-failed",
         f: (v: WebView, ev: LoadEvent, uri: string, err: Error) => boolean,
       ): number;
+      connect(signal: "permission-request", f: (v: WebView, request: PermissionRequest) => boolean): number;
       connect(
         signal: "decide-policy",
         f: (v: WebView, d: PolicyDecision, type: PolicyDecisionType) => boolean,

@@ -298,6 +298,50 @@ function apply(actions, ev) {
   }
 }
 
+// ---- the microphone (listening, docs/voice.md#listening) ----
+/** The host's origin, from the host that started the shell; unset, no page gets the microphone. */
+const HOST_ORIGIN = GLib.getenv("YUI_HOST_ORIGIN");
+
+/**
+ * `scheme://host:port` of a URI, or null.
+ * @param {string | null} uri
+ * @returns {string | null}
+ */
+function originOf(uri) {
+  try {
+    const u = GLib.Uri.parse(uri ?? "", GLib.UriFlags.NONE);
+    const port = u.get_port();
+    return `${u.get_scheme()}://${u.get_host()}${port > 0 ? `:${port}` : ""}`;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Listening: getUserMedia for the microphone, granted to the host's own pages only (WebKit's permission
+ * request); the camera, any other origin, and every page when the host's origin is unknown are refused.
+ * `YUI_SHELL_MOCK_MIC=1` gives WebKit's mock capture devices (tests: Xvfb has no microphone).
+ * @param {import("gi://WebKit2?version=4.1").default.WebView} view
+ */
+function grantMicrophone(view) {
+  const settings = view.get_settings();
+  settings.set_enable_media_stream(true);
+  if (GLib.getenv("YUI_SHELL_MOCK_MIC")) settings.set_enable_mock_capture_devices(true);
+  view.connect("permission-request", (_v, request) => {
+    if (!(request instanceof WebKit2.UserMediaPermissionRequest)) return false;
+    const page = originOf(view.get_uri());
+    const ok =
+      Boolean(HOST_ORIGIN) &&
+      page === HOST_ORIGIN &&
+      request.is_for_audio_device &&
+      !request.is_for_video_device;
+    if (ok) request.allow();
+    else request.deny();
+    log(`microphone ${ok ? "granted" : "refused"} to ${page}`);
+    return true;
+  });
+}
+
 /**
  * Her menu at the pointer.
  * @param {string} id
@@ -343,6 +387,7 @@ function create(a) {
   // The page's console on the shell's stdout, where the host logs lines that are not contract messages.
   settings.set_enable_write_console_messages_to_stdout(Boolean(GLib.getenv("YUI_SHELL_DEBUG")));
   if (a.transparent) view.set_background_color(new Gdk.RGBA({ red: 0, green: 0, blue: 0, alpha: 0 }));
+  grantMicrophone(view);
   win.add(view);
   /** @type {Widgets} */
   const entry = { win, view, press: null, menu: null };

@@ -98,6 +98,9 @@ export const COMMANDS = {
   /** The voice engine's key, write-only (docs/voice.md#settings); an empty key deletes it. */
   voice_key_set: { args: z.object({ presetId: PresetIdSchema, key: z.string() }), answer: Ok },
   voice_key_status: { args: PresetArgs, answer: z.object({ stored: z.boolean() }) },
+  /** The transcription engine's key, write-only (docs/voice.md#listening); an empty key deletes it. */
+  listen_key_set: { args: z.object({ key: z.string().max(4096) }), answer: Ok },
+  listen_key_status: { args: NoArgs, answer: z.object({ stored: z.boolean() }) },
   /** docs/browser-tool.md: runs code in the space yui-<presetId>. */
   browser_run: {
     args: z.object({

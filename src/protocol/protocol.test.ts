@@ -36,13 +36,14 @@ describe("the contract module", () => {
     expect(RELAY_PONG).toBe('{"type":"yui.relay.pong"}');
   });
 
-  it("lists every store key once, each default valid, the two API keys secret", () => {
+  it("lists every store key once, each default valid, the three API keys secret", () => {
     const patterns = KEY_TABLE.map((k) => k.pattern);
     expect(new Set(patterns).size).toBe(patterns.length);
     for (const k of KEY_TABLE) expect(k.schema.safeParse(k.default).success, k.pattern).toBe(true);
     expect(KEY_TABLE.filter((k) => k.secret).map((k) => k.pattern)).toEqual([
       "yui.<presetId>.api_key",
       "yui.<presetId>.voice_api_key",
+      "yui.listen_api_key",
     ]);
     expect(patterns).toEqual(
       expect.arrayContaining([
@@ -58,6 +59,7 @@ describe("the contract module", () => {
         "yui.rate_limit.addressed_chain_max",
         "yui.<presetId>.voice",
         "yui.voice",
+        "yui.listen",
       ]),
     );
   });

@@ -8,6 +8,7 @@ import { z } from "zod";
 import { BodySettingsSchema, DEFAULT_BODY_SETTINGS } from "./body.ts";
 import { HistorySchema } from "./history.ts";
 import { StoredKeySchema } from "./keys.ts";
+import { DEFAULT_LISTEN_SETTINGS, LISTEN_KEYS, ListenSettingsSchema } from "./listen.ts";
 import { DEFAULT_PRESET, PRESET_KEYS, PresetIdSchema, PresetListSchema } from "./preset.ts";
 import { emptyRelations, RelationsStateSchema } from "./relations.ts";
 import { DEFAULT_VOICE_SETTINGS, GlobalVoiceSchema, VoiceSettingsSchema } from "./voice.ts";
@@ -145,5 +146,18 @@ export const KEY_TABLE: readonly KeySpec[] = [
     schema: GlobalVoiceSchema,
     default: { muted: false },
     doc: "The global voice mute of quick controls.",
+  }),
+  row({
+    pattern: LISTEN_KEYS.settings,
+    schema: ListenSettingsSchema,
+    default: DEFAULT_LISTEN_SETTINGS,
+    doc: "Listening on this device: hands-free on/off (off by default), the transcription engine, sensitivity, silence, shortest utterance, language.",
+  }),
+  row({
+    pattern: LISTEN_KEYS.apiKey,
+    schema: StoredKeySchema,
+    default: "",
+    secret: true,
+    doc: "The API key of the transcription engine with the origin it was saved for; host-side only, sent only there.",
   }),
 ];

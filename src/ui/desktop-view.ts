@@ -62,7 +62,12 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
   const shape = followSilhouette({
     shell,
     stage: panel.stage,
-    extra: () => [boxOf(bubble.el), input.isOpen() ? boxOf(panel.parts.form) : null],
+    // The bubble, the open input, and the listening mark on her (a click on it stops listening).
+    extra: () => [
+      boxOf(bubble.el),
+      input.isOpen() ? boxOf(panel.parts.form) : null,
+      boxOf(panel.parts.listenBadge),
+    ],
   });
   shape.report();
 }

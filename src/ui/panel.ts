@@ -24,7 +24,9 @@ import { type HistoryEntry, historyKey } from "../protocol/history.ts";
 import { HISTORY_MAX } from "../protocol/limits.ts";
 import { createCharacterBackend } from "./backend.ts";
 import type { BridgeClient } from "./bridge-client.ts";
+import { h } from "./dom.ts";
 import { createPanelEvents, type PanelOn } from "./panel-events.ts";
+import { createPanelListen } from "./panel-listen.ts";
 import { createTurnQueue } from "./panel-queue.ts";
 import { playReply } from "./panel-reply.ts";
 import { createPanelView } from "./panel-view.ts";
@@ -63,7 +65,13 @@ export interface Panel {
   /** The stage area (when the panel mounts the stage), for a view that follows her frames and body. */
   stage: StageArea | null;
   /** The stage's box and her input (form and text area), for a view that lays them out itself. */
-  parts: { stageBox: HTMLElement; form: HTMLFormElement; input: HTMLTextAreaElement };
+  parts: {
+    stageBox: HTMLElement;
+    form: HTMLFormElement;
+    input: HTMLTextAreaElement;
+    /** The listening mark on her stage (shown while the microphone is open). */
+    listenBadge: HTMLElement;
+  };
   dispose(): void;
 }
 
@@ -201,10 +209,26 @@ export function createPanel(opts: PanelOptions): Panel {
       view.form.requestSubmit();
     }
   });
-  view.stopBtn.addEventListener("click", () => {
+  /** Stop: her turn and her voice (the button, and the user speaking over her). */
+  const stopAll = () => {
     queue.stop();
     voice.stop();
+  };
+  view.stopBtn.addEventListener("click", stopAll);
+  const listen = createPanelListen({
+    kv,
+    kind: opts.kind,
+    view,
+    // Her voice plays, or her spoken reply is still coming (between two sentences she is still speaking).
+    herVoice: () => voice.active() || (queue.busy() && speaks(kv, presetId)),
+    stop: stopAll,
+    send,
+    note: (message) =>
+      view.log.append(h("div", { class: "voice-note", role: "note", "data-testid": "listen-note" }, message)),
   });
+  // Tests and bench:listen read when the detector heard what (window.__yuiListen[presetId]).
+  const g = globalThis as { __yuiListen?: Record<string, unknown> };
+  g.__yuiListen = { ...g.__yuiListen, [presetId]: { timeline: listen.timeline, state: listen.state } };
 
   const offs = [
     // Voice turned off or muted: silence at once.
@@ -227,13 +251,14 @@ export function createPanel(opts: PanelOptions): Panel {
     send,
     on: events.on,
     stage,
-    parts: { stageBox: view.stageBox, form: view.form, input: view.input },
+    parts: { stageBox: view.stageBox, form: view.form, input: view.input, listenBadge: listen.stageBadge },
     dispose() {
       queue.stop();
       offAddressed();
       offSignal();
       for (const off of offs) off();
       session.close();
+      listen.dispose();
       voice.dispose();
       stage?.dispose();
     },

@@ -3,6 +3,7 @@ import { openPresets } from "../app/presets/presets.ts";
 import { bandToward } from "../app/relations/access.ts";
 import type { ViewContext } from "./context.ts";
 import { h, replace } from "./dom.ts";
+import { handsFreeSwitch, isListenKey } from "./listen-controls.ts";
 import { isPresetKey, isRelationsKey, isSwitchKey } from "./settings/keys.ts";
 import { SWITCH_COPY, SWITCH_KEYS, type SwitchId, switchStates } from "./switches.ts";
 import { isVoiceKey, muteSwitch, voiceToggle } from "./voice-controls.ts";
@@ -42,6 +43,7 @@ export function mountQuick(root: HTMLElement, ctx: ViewContext): void {
       h("h2", {}, "Switches"),
       ...(Object.keys(SWITCH_KEYS) as SwitchId[]).map((id) => switchRow(ctx, id, false)),
       muteSwitch(ctx.kv),
+      handsFreeSwitch(ctx.kv),
     );
     replace(
       rows,
@@ -64,5 +66,8 @@ export function mountQuick(root: HTMLElement, ctx: ViewContext): void {
     );
   };
   render();
-  ctx.kv.watch((k) => isPresetKey(k) || isRelationsKey(k) || isVoiceKey(k) || isSwitchKey(k), render);
+  ctx.kv.watch(
+    (k) => isPresetKey(k) || isRelationsKey(k) || isVoiceKey(k) || isSwitchKey(k) || isListenKey(k),
+    render,
+  );
 }

@@ -9,10 +9,12 @@ import { activePresetId } from "../app/presets/presets.ts";
 import { bodySettingsKey } from "../protocol/body.ts";
 import type { ViewContext } from "./context.ts";
 import { h } from "./dom.ts";
+import { isListenKey, listenSettingsOf } from "./listen-controls.ts";
 import { mountBackend } from "./settings/backend.ts";
 import { mountBody } from "./settings/body.ts";
 import { mountCharacters } from "./settings/characters.ts";
 import { isPresetKey, isRelationsKey, isSwitchKey } from "./settings/keys.ts";
+import { mountListen } from "./settings/listen.ts";
 import { mountRelations } from "./settings/relations.ts";
 import type { SettingsScreen } from "./settings/shared.ts";
 import { mountSwitches } from "./settings/switches.ts";
@@ -43,6 +45,7 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
   const voice = mountVoice(screen);
   const body = mountBody(screen);
   const switches = mountSwitches(ctx);
+  const listen = mountListen(ctx);
   const relations = mountRelations(screen);
   const vocabulary = mountVocabulary(ctx);
   root.append(
@@ -51,7 +54,7 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
       "div",
       { class: "settings-grid" },
       h("div", { class: "col" }, characters.card, backend.card, voice.card, body.card),
-      h("div", { class: "col" }, switches.card, relations.card, vocabulary.card),
+      h("div", { class: "col" }, switches.card, listen.card, relations.card, vocabulary.card),
     ),
   );
   // The backend section falls back to main's character when the selected one is gone, and the voice and
@@ -65,6 +68,7 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
   }
   renderSelected();
   switches.render();
+  listen.render();
   void vocabulary.render();
   kv.watch(isPresetKey, () => {
     characters.render();
@@ -73,4 +77,9 @@ export function mountSettings(root: HTMLElement, ctx: ViewContext): void {
   kv.watch(isRelationsKey, relations.render);
   kv.watch((k) => k === bodySettingsKey(screen.selected), body.render);
   kv.watch(isSwitchKey, switches.render);
+  // Only the switch redraws the card from the store: a redraw would drop fields being edited.
+  kv.watch(isListenKey, () => {
+    const box = listen.card.querySelector<HTMLInputElement>("[data-testid=hands-free]");
+    if (box) box.checked = listenSettingsOf(kv).hands_free;
+  });
 }
