@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { GUARD_REFUSALS } from "@yui/mod-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LISTEN_KEYS, LISTEN_MAX_BYTES, TranscriptSchema } from "../../src/protocol/listen.ts";
-import { librivox } from "../voice/listen-corpus.ts";
 import { LISTEN_KEY_ERRORS } from "../voice/listen-commands.ts";
+import { librivox } from "../voice/listen-corpus.ts";
 import { LISTEN_ERRORS } from "../voice/transcribe.ts";
 import { startTranscriptionServer, type TranscriptionServer } from "../voice/transcribe-testing.ts";
 import { type Host, startHost } from "./server.ts";
@@ -136,13 +136,21 @@ describe("the OpenAI-compatible transcription engine through the host", () => {
     const other = await startTranscriptionServer("not for you");
     const bridge = await bridgeClient(host);
     try {
-      host.store.set(LISTEN_KEYS.settings, { hands_free: false, engine: "openai", base_url: stt.url }, "test");
+      host.store.set(
+        LISTEN_KEYS.settings,
+        { hands_free: false, engine: "openai", base_url: stt.url },
+        "test",
+      );
       expect((await bridge.invoke("listen_key_set", { key: KEY })).ok).toBe(true);
       // Positive control: the key goes to the base it was saved for.
       expect((await listen(clip())).res.status).toBe(200);
       expect(stt.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY}`);
       // Another base: the key is dropped by the host, and the other server never hears it.
-      host.store.set(LISTEN_KEYS.settings, { hands_free: false, engine: "openai", base_url: other.url }, "test");
+      host.store.set(
+        LISTEN_KEYS.settings,
+        { hands_free: false, engine: "openai", base_url: other.url },
+        "test",
+      );
       await new Promise((r) => setTimeout(r, 0));
       expect((await bridge.invoke("listen_key_status")).value).toEqual({ stored: false });
       expect((await listen(clip())).res.status).toBe(200);
