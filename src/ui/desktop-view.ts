@@ -40,7 +40,7 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     signals: role === "main",
     avatarExecutor: link ? () => link.executor() : undefined,
   });
-  panel.stage?.onReady(body.attach);
+  panel.stage?.onReady((stage) => body.attach(stage, panel.parts.stageBox));
   const bubble = bubbleElement(() => shape.report());
   const box = h("div", { class: "desktop", "data-testid": "desktop" }, bubble.el, panel.el);
   root.append(box);
@@ -63,6 +63,7 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     shell,
     stage: panel.stage,
     extra: () => [boxOf(bubble.el), input.isOpen() ? boxOf(panel.parts.form) : null],
+    clip: body.clip,
   });
   shape.report();
 }
