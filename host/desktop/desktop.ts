@@ -106,6 +106,8 @@ export function startDesktop(opts: {
   let monitors = opts.monitors;
   // id -> what the window shows (role and title), to open, retitle or reopen on change.
   const shown = new Map<string, { title: string; role: "main" | "pet" }>();
+  // id -> the scale its window has (a change of the other manners resizes nothing).
+  const scales = new Map<string, number>();
   let placed = 0;
 
   const sync = () => {
@@ -129,7 +131,8 @@ export function startDesktop(opts: {
       }
       if (!shown.has(w.id)) {
         shown.set(w.id, { title: w.title, role: w.role });
-        const size = windowSize(desktopSettings(store, w.id).scale);
+        scales.set(w.id, desktopSettings(store, w.id).scale);
+        const size = windowSize(scales.get(w.id)!);
         shell.send({
           type: "open",
           id: w.id,
@@ -217,8 +220,11 @@ export function startDesktop(opts: {
     if (c.key === PRESET_KEYS.list || c.key === PRESET_KEYS.open || c.key === PRESET_KEYS.active) sync();
     // Her size changed (Settings, her menu): her window follows, its bottom-centre kept.
     const id = /^yui\.(.+)\.desktop$/.exec(c.key)?.[1];
-    if (id && shown.has(id) && DesktopSettingsSchema.safeParse(c.value).success)
-      shell.send({ type: "resize", id, ...windowSize(desktopSettings(store, id).scale) });
+    const now = id && shown.has(id) ? DesktopSettingsSchema.safeParse(c.value) : null;
+    if (id && now?.success && scales.get(id) !== now.data.scale) {
+      scales.set(id, now.data.scale);
+      shell.send({ type: "resize", id, ...windowSize(now.data.scale) });
+    }
   });
   const room = createRoom({
     shell,
