@@ -14,7 +14,7 @@ import { connectClient, type ServedMcp, serveMcp } from "@yui/mod-kit";
 import { freePort } from "@yui/mod-kit/testing";
 import { chromium } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SIT_DROP } from "../host/desktop/body.ts";
 import { type DesktopApp, startDesktopApp } from "../host/desktop/desktop-cli.ts";
 import { bridgeClient } from "../host/server/testing.ts";
@@ -359,15 +359,20 @@ describe("her body on real windows", () => {
     expect(await gesture("move_to", { spot: "bottom_left", monitor: 0 })).toBe("ok");
     const going = gesture("move_to", { spot: "top_left", monitor: 0 });
     await waitFor("her, on her way", async () => (await body()).moving, 10_000);
-    // Her window's centre line at her chest (a screenshot would be late: her window climbs meanwhile).
-    const her = await herWindow();
+    // Her window's centre line at her chest (a screenshot would be late: her window climbs meanwhile), read from
+    // the body and grabbed in one xdotool run, so that the press lands on her while she climbs.
+    const her = (await body()).window;
     const [hx, hy] = [her.x + W.width / 2, her.y + Math.round(W.height * 0.45)];
-    await x.x("xdotool", ["mousemove", String(hx), String(hy), "mousedown", "1"]);
-    for (let i = 1; i <= 6; i++) await x.x("xdotool", ["mousemove", String(hx + i * 15), String(hy - i * 5)]);
-    expect(await going).toBe("interrupted");
-    await waitFor("her, held", async () => (await body()).posture === "dragging");
-    expect(await gesture("stand")).toBe("interrupted");
-    await x.x("xdotool", ["mouseup", "1"]);
+    const steps = [1, 2, 3, 4, 5, 6].flatMap((i) => ["mousemove", String(hx + i * 15), String(hy - i * 5)]);
+    try {
+      await x.x("xdotool", ["mousemove", String(hx), String(hy), "mousedown", "1", ...steps]);
+      expect(await going).toBe("interrupted");
+      await waitFor("her, held", async () => (await body()).posture === "dragging");
+      expect(await gesture("stand")).toBe("interrupted");
+    } finally {
+      // Let go whatever happened: a button left down would hold her for every test after this one.
+      await x.x("xdotool", ["mouseup", "1"]);
+    }
     // Let go in mid-air, she falls to the floor and lands.
     await waitFor("her, let go and landed", async () => {
       const b = await body();
@@ -619,6 +624,19 @@ function changed(
 }
 
 describe("desktop manners: gravity, on screen, her size, room for YUI's windows", { timeout: 60_000 }, () => {
+  // Each from her at rest, standing or sitting, out of bed, nobody holding her.
+  beforeEach(async () => {
+    if ((await body()).bed) await gesture("stand");
+    await waitFor(
+      "her, free",
+      async () => {
+        const b = await atRest();
+        return b && !b.bed ? b : undefined;
+      },
+      40_000,
+    );
+  });
+
   it("let go in mid-air she falls to the floor, and onto a window's top edge below her, where she sits", async () => {
     expect(await gesture("move_to", { spot: "bottom_left", monitor: 0 })).toBe("ok");
     await dragHerTo({ x: 700, y: 600 });
