@@ -189,7 +189,8 @@ beforeAll(async () => {
   host = await startHost({ port: 0, dataDir, env, browserCommands: false });
   savePreset(host.store, preset("yui", "Yui"));
   // Both characters at scale 1 (360×560), the size these tests measure her in, and still unless moved.
-  for (const id of ["yui", "mio"]) host.store.set(desktopSettingsKey(id), { scale: 1, wander: false }, "test");
+  for (const id of ["yui", "mio"])
+    host.store.set(desktopSettingsKey(id), { scale: 1, wander: false }, "test");
   // YUI_SHELL_DEBUG=1 shows the shell's log and the pages' consoles.
   shell = spawnShell({ env, log: (l) => env.YUI_SHELL_DEBUG && process.stderr.write(`${l}\n`) });
   shell.on((m) => messages.push(m));
