@@ -754,36 +754,40 @@ describe("desktop manners: gravity, on screen, her size, room for YUI's windows"
     const opened = await waitFor("the chat window", async () =>
       (await windowsOfClass(x, "yui")).find((w) => w.title === "YUI · Chat"),
     );
-    // The focus away from it first (wherever the window manager put it), then the chat over her, focused.
-    const above = async () =>
-      (await x.x("xprop", ["-id", home.id, "_NET_WM_STATE"])).includes("_NET_WM_STATE_ABOVE");
-    await x.x("xdotool", ["windowactivate", "--sync", await idOf("xterm")]);
-    await waitFor("her, home", async () => (await atRest())?.window.x === home.x && (await above()));
-    await x.x("xdotool", ["windowmove", opened.id, "200", "100"]);
-    await x.x("xdotool", ["windowactivate", "--sync", opened.id]);
-    const chat = (await windowsOfClass(x, "yui")).find((w) => w.title === "YUI · Chat")!;
-    // Over her: she walks to its nearer side with room (the right), on the same floor.
-    const aside = await waitFor("her, aside", async () => {
-      const b = await atRest();
-      return b && b.window.x >= chat.x + chat.w ? b : undefined;
-    });
-    expect(aside).toMatchObject({ posture: "standing", window: { y: home.y } });
-    expect(aside.window.x).toBeLessThan(chat.x + chat.w + 40);
-    expect(await above()).toBe(true);
-    await shot("stepped-aside");
-    // The focus goes to the xterm: she walks back.
-    await x.x("xdotool", ["windowactivate", "--sync", await idOf("xterm")]);
-    await waitFor("her, back", async () => (await atRest())?.window.x === home.x);
-    // A chat window as wide as the screen leaves no side: she drops below it while it has the focus.
-    await x.x("xdotool", ["windowsize", chat.id, "1900", "700"]);
-    await x.x("xdotool", ["windowmove", chat.id, "0", "100"]);
-    await x.x("xdotool", ["windowactivate", "--sync", chat.id]);
-    await waitFor("her, below the chat", async () => !(await above()));
-    await shot("below-chat");
-    await x.x("xdotool", ["windowactivate", "--sync", await idOf("xterm")]);
-    await waitFor("her, above again", above);
-    await x.x("wmctrl", ["-c", "YUI · Chat"]);
-    await closeAll("xterm");
+    try {
+      // The focus away from it first (wherever the window manager put it), then the chat over her, focused.
+      const above = async () =>
+        (await x.x("xprop", ["-id", home.id, "_NET_WM_STATE"])).includes("_NET_WM_STATE_ABOVE");
+      await x.x("xdotool", ["windowactivate", "--sync", await idOf("xterm")]);
+      await waitFor("her, home", async () => (await atRest())?.window.x === home.x && (await above()));
+      await x.x("xdotool", ["windowmove", opened.id, "200", "100"]);
+      await x.x("xdotool", ["windowactivate", "--sync", opened.id]);
+      const chat = (await windowsOfClass(x, "yui")).find((w) => w.title === "YUI · Chat")!;
+      // Over her: she walks to its nearer side with room (the right), on the same floor.
+      const aside = await waitFor("her, aside", async () => {
+        const b = await atRest();
+        return b && b.window.x >= chat.x + chat.w ? b : undefined;
+      });
+      expect(aside).toMatchObject({ posture: "standing", window: { y: home.y } });
+      expect(aside.window.x).toBeLessThan(chat.x + chat.w + 40);
+      expect(await above()).toBe(true);
+      await shot("stepped-aside");
+      // The focus goes to the xterm: she walks back.
+      await x.x("xdotool", ["windowactivate", "--sync", await idOf("xterm")]);
+      await waitFor("her, back", async () => (await atRest())?.window.x === home.x);
+      // A chat window as wide as the screen leaves no side: she drops below it while it has the focus.
+      await x.x("xdotool", ["windowsize", chat.id, "1900", "700"]);
+      await x.x("xdotool", ["windowmove", chat.id, "0", "100"]);
+      await x.x("xdotool", ["windowactivate", "--sync", chat.id]);
+      await waitFor("her, below the chat", async () => !(await above()));
+      await shot("below-chat");
+      await x.x("xdotool", ["windowactivate", "--sync", await idOf("xterm")]);
+      await waitFor("her, above again", above);
+    } finally {
+      // Whatever happened: no chat window or xterm left for the tests after this one.
+      await x.x("wmctrl", ["-c", "YUI · Chat"]).catch(() => {});
+      await closeAll("xterm");
+    }
   });
 });
 

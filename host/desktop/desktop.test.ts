@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseShellLine } from "../../shell/contract.ts";
+import { type HostToShell, parseShellLine, type ShellToHost } from "../../shell/contract.ts";
 import { openPet, savePreset, setActivePreset } from "../../src/app/presets/presets.ts";
 import { DEFAULT_DESKTOP_SETTINGS, SIZES } from "../../src/protocol/body.ts";
 import { characterPreset } from "../../src/protocol/preset.ts";
@@ -10,7 +10,7 @@ import { openStore, type Store } from "../store/store.ts";
 import { desktopUrl, initialPlace, WINDOW_SIZE, wantedWindows } from "./desktop.ts";
 import { parseDesktopArgs } from "./desktop-cli.ts";
 import { desktopSettings, layoutKey, perchWidth, recallPlace, rememberPlace, windowSize } from "./places.ts";
-import { asideOf, overlaps } from "./room.ts";
+import { asideOf, createRoom, overlaps } from "./room.ts";
 
 let dir = "";
 let store: Store | undefined;
@@ -125,6 +125,66 @@ describe("room for YUI's windows", () => {
     expect(
       asideOf({ x: 700, y: 500, width: 198, height: 308 }, { ...page, x: 100, width: 1750 }, area),
     ).toBeNull();
+  });
+  it("over the shell's reports: a pet steps aside and back, a character with no side drops below, and a body walks", async () => {
+    const listeners = new Set<(m: ShellToHost) => void>();
+    const sent: HostToShell[] = [];
+    const shell = {
+      send: (m: HostToShell) => void sent.push(m),
+      on(fn: (m: ShellToHost) => void) {
+        listeners.add(fn);
+        return () => listeners.delete(fn);
+      },
+    };
+    const tell = (m: ShellToHost) => {
+      for (const fn of listeners) fn(m);
+    };
+    const steps: [string, number | null][] = [];
+    const room = createRoom({
+      shell,
+      isCharacter: (id) => !id.startsWith("page:"),
+      monitors: () => [
+        {
+          index: 0,
+          name: "a",
+          primary: true,
+          geometry: { x: 0, y: 0, width: 1920, height: 1200 },
+          workarea: area,
+        },
+      ],
+      // "yui" has a body that walks; "mio" has none (her window is moved).
+      stepAside: (id, x) => {
+        if (id !== "yui") return null;
+        steps.push([id, x]);
+        return true;
+      },
+    });
+    const at = (id: string, x: number, y: number, width: number, height: number) =>
+      tell({ type: "geometry", id, x, y, width, height, monitor: 0 });
+    at("yui", 1200, 852, 198, 308);
+    at("mio", 700, 852, 198, 308);
+    at("page:chat", 600, 100, 800, 900);
+    tell({ type: "focus", id: "page:chat", focused: true });
+    expect(steps).toEqual([["yui", 1408]]);
+    expect(sent).toEqual([{ type: "move", id: "mio", x: 394, y: 852 }]);
+    // The chat grows over the whole width: no side has room now; both drop below it.
+    at("mio", 394, 852, 198, 308);
+    at("yui", 1408, 852, 198, 308);
+    at("page:chat", 0, 100, 1900, 900);
+    expect(sent.slice(1)).toEqual([
+      { type: "above", id: "yui", above: false },
+      { type: "above", id: "mio", above: false },
+    ]);
+    // The focus leaves YUI's windows: each comes back.
+    tell({ type: "focus", id: "page:chat", focused: false });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(steps.at(-1)).toEqual(["yui", null]);
+    expect(sent.slice(3)).toEqual([
+      { type: "above", id: "yui", above: true },
+      { type: "above", id: "mio", above: true },
+      { type: "move", id: "mio", x: 700, y: 852 },
+    ]);
+    room.dispose();
   });
 });
 

@@ -339,7 +339,8 @@ export class LiveBody implements AttachedBody {
       this.pause("room", false);
       return false;
     }
-    this.aside = { from: s.position.x };
+    // Stepping further aside (the window moved or grew): she still comes back to where she first was.
+    this.aside = { from: this.aside?.from ?? s.position.x };
     this.tick();
     return true;
   }

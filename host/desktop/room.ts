@@ -30,11 +30,15 @@ export function asideOf(her: Rect, page: Rect, workArea: Rect): number | null {
   return best;
 }
 
-/** How a character made room: her body walked, her window was moved, or it dropped below. */
-type Made =
-  | { kind: "body" }
-  | { kind: "window"; from: Rect; to: { x: number; y: number } }
-  | { kind: "below" };
+/**
+ * How a character made room: her body walked aside (`body`), her window was moved (`window`: from where, to
+ * where), or else it dropped below (`below`).
+ */
+interface Made {
+  body?: boolean;
+  window?: { from: Rect; to: { x: number; y: number } };
+  below?: boolean;
+}
 
 export interface RoomOptions {
   shell: Pick<ShellProcess, "send" | "on">;
@@ -67,41 +71,45 @@ export function createRoom(o: RoomOptions): { dispose(): void } {
     );
     return (m ?? ms.find((x) => x.primary) ?? ms[0])?.workarea ?? null;
   };
-  const makeRoom = () => {
+  /**
+   * Each character over the focused window steps aside, or drops below it; again when that window moves or grows
+   * (`pageMoved`: a side that had room may have none now).
+   */
+  const makeRoom = (pageMoved: boolean) => {
     const page = focused ? places.get(focused) : undefined;
     if (!page) return;
     for (const [id, r] of places) {
-      if (!o.isCharacter(id) || made.has(id) || !overlaps(r, page)) continue;
+      const m = made.get(id) ?? {};
+      if (!o.isCharacter(id) || m.below || !overlaps(r, page) || (made.has(id) && !pageMoved)) continue;
+      made.set(id, m);
       const area = workAreaOf(r);
       const x = area ? asideOf(r, page, area) : null;
       const walked = x === null ? false : (o.stepAside?.(id, x) ?? null);
-      if (walked === true) made.set(id, { kind: "body" });
+      if (walked === true) m.body = true;
       else if (walked === null && x !== null) {
-        made.set(id, { kind: "window", from: { ...r }, to: { x, y: r.y } });
+        m.window = { from: m.window?.from ?? { ...r }, to: { x, y: r.y } };
         o.shell.send({ type: "move", id, x, y: r.y });
       } else {
-        made.set(id, { kind: "below" });
+        m.below = true;
         o.shell.send({ type: "above", id, above: false });
       }
     }
   };
   const comeBack = () => {
     for (const [id, m] of made) {
-      if (m.kind === "body") o.stepAside?.(id, null);
-      else if (m.kind === "below") o.shell.send({ type: "above", id, above: true });
-      else {
-        // Moved meanwhile by someone else (the user, the host): it stays where it is now.
-        const now = places.get(id);
-        if (now && now.x === m.to.x && now.y === m.to.y)
-          o.shell.send({ type: "move", id, x: m.from.x, y: m.from.y });
-      }
+      if (m.body) o.stepAside?.(id, null);
+      if (m.below) o.shell.send({ type: "above", id, above: true });
+      // Moved meanwhile by someone else (the user, the host): it stays where it is now.
+      const now = places.get(id);
+      if (m.window && now && now.x === m.window.to.x && now.y === m.window.to.y)
+        o.shell.send({ type: "move", id, x: m.window.from.x, y: m.window.from.y });
     }
     made.clear();
   };
   const off = o.shell.on((m: ShellToHost) => {
     if (m.type === "mapped" || m.type === "geometry" || m.type === "drag-end") {
       places.set(m.id, { x: m.x, y: m.y, width: m.width, height: m.height });
-      if (m.id === focused) makeRoom();
+      if (m.id === focused) makeRoom(true);
     } else if (m.type === "closed") {
       places.delete(m.id);
       made.delete(m.id);
@@ -113,7 +121,7 @@ export function createRoom(o: RoomOptions): { dispose(): void } {
       clearTimeout(leaving);
       if (m.focused) {
         focused = m.id;
-        makeRoom();
+        makeRoom(false);
       } else if (m.id === focused) {
         leaving = setTimeout(() => {
           focused = null;
