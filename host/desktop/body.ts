@@ -48,8 +48,6 @@ export interface DesktopBodiesOptions {
 export interface DesktopBodies extends BodyProvider {
   /** The host moved a window itself (reset position): her body is where the window is now. */
   placed(id: string, x: number, y: number): void;
-  /** Whether `id` is main's window with a body attached (her body remembers her place itself). */
-  hasBody(id: string): boolean;
   /**
    * Main's body makes room for a focused window of YUI's (room.ts): true when she walks aside to the window place
    * `x` (or back, `null`), false when she cannot now, null when `id` has no body here.
@@ -122,7 +120,6 @@ export function createDesktopBodies(opts: DesktopBodiesOptions): DesktopBodies {
     placed(id, x, y) {
       if (live?.presetId === id) live.placedByHost(x, y);
     },
-    hasBody: (id) => live?.presetId === id,
     stepAside: (id, x) => (live?.presetId === id ? live.stepAside(x) : null),
     setWandering(on) {
       wandering = on;

@@ -127,7 +127,6 @@ export async function startDesktopApp(opts: {
     onQuit: opts.onQuit,
     onPlaced: (id, x, y) => bodies.placed(id, x, y),
     stepAside: (id, x) => bodies.stepAside(id, x),
-    hasBody: (id) => bodies.hasBody(id),
   });
   return {
     host,

@@ -99,8 +99,6 @@ export function startDesktop(opts: {
   onPlaced?: (id: string, x: number, y: number) => void;
   /** Main's body makes room for a window of YUI's itself (room.ts RoomOptions.stepAside). */
   stepAside?: (id: string, x: number | null) => boolean | null;
-  /** Main's body remembers her place itself (her seat, not her window, while she sits): true for its id. */
-  hasBody?: (id: string) => boolean;
 }): Desktop {
   const { shell, store } = opts;
   let monitors = opts.monitors;
@@ -200,7 +198,8 @@ export function startDesktop(opts: {
   const offShell = shell.on((m) => {
     if (m.type === "monitors") monitors = m.monitors;
     // A pet's place, once the user's drag (or another move) settled: she comes back there after a restart.
-    if ((m.type === "geometry" || m.type === "drag-end") && shown.has(m.id) && !opts.hasBody?.(m.id))
+    // (Main's body remembers hers itself: the point under her, her seat when she sits.)
+    if ((m.type === "geometry" || m.type === "drag-end") && shown.get(m.id)?.role === "pet")
       rememberPlace(store, m.id, layoutOf(monitors), { x: m.x + m.width / 2, y: m.y + m.height });
     if (m.type === "menu") return onMenu(m.id, m.action);
     // The global shortcut opens main's input.

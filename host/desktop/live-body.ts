@@ -122,7 +122,7 @@ export class LiveBody implements AttachedBody {
 
   /**
    * The machine exists once the desktop was read and her window's place is known. She starts where she was on this
-   * monitor layout (else where her window is), on the surface under her.
+   * monitor layout, on the surface under her (else where her window is).
    */
   private ensureMachine(): BodyMachine | null {
     if (this.machine || this.disposed) return this.machine;
@@ -146,7 +146,8 @@ export class LiveBody implements AttachedBody {
         reducedMotion: () => settings().reduced_motion,
       },
     });
-    this.machine.settle();
+    // Back where she was: on the surface under that place at once (the window the host opened stands on a floor).
+    if (was) this.machine.settle();
     this.sent = { x: g.x, y: g.y };
     this.wanderer = this.startWanderer(this.machine);
     for (const w of this.readyWaiters.splice(0)) w();
