@@ -50,6 +50,10 @@ export const MENU_ACTIONS = [
   "hide",
   "show",
   "reset-position",
+  "size-small",
+  "size-medium",
+  "size-large",
+  "size-full",
   "click-through",
   "quit",
 ] as const;
@@ -59,6 +63,10 @@ export type HostToShell =
   | OpenWindow
   | { type: "close"; id: string }
   | { type: "move"; id: string; x: number; y: number }
+  /** A new size (her scale); the window's bottom-centre stays where it is. */
+  | { type: "resize"; id: string; width: number; height: number }
+  /** Kept above the other windows (her usual stacking), or not (she drops below a focused window of YUI's). */
+  | { type: "above"; id: string; above: boolean }
   | { type: "title"; id: string; title: string }
   /** Off: the whole window takes input (the way back when the silhouette is wrong). */
   | { type: "click-through"; id: string; enabled: boolean }
@@ -120,6 +128,8 @@ export const ShellToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("menu"), id: z.string(), action: z.enum(MENU_ACTIONS) }),
   /** The user closed the window. */
   z.object({ type: z.literal("closed"), id: z.string() }),
+  /** An ordinary window (chat, settings, quick controls) got or lost the keyboard focus. */
+  z.object({ type: z.literal("focus"), id: z.string(), focused: z.boolean() }),
   z.object({ type: z.literal("load-failed"), id: z.string(), uri: z.string(), message: z.string() }),
   z.object({ type: z.literal("error"), message: z.string() }),
   z.object({ type: z.literal("exit") }),

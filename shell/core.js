@@ -47,6 +47,8 @@ import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
  *   | { do: "raise", id: string, title: string }
  *   | { do: "destroy", id: string }
  *   | { do: "position", id: string, x: number, y: number }
+ *   | { do: "resize", id: string, width: number, height: number }
+ *   | { do: "above", id: string, above: boolean }
  *   | { do: "title", id: string, title: string }
  *   | { do: "shape", id: string, rects: PageRect[] | null }
  *   | { do: "show", id: string, focus: boolean }
@@ -64,7 +66,8 @@ import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
  * `shape`: the input shape now in force (null: the whole window takes input). `show` with `focus` also gives
  * it the keyboard (the global shortcut). `page`: a message to the page (pageScript). `host`: a line on
  * stdout. `menu`: her menu at the pointer. `tray`: the tray's menu changed. `capture`: a PNG of a screen
- * rectangle, answered with a `capture` message.
+ * rectangle, answered with a `capture` message. `resize`: a new size with the window's bottom-centre kept where it
+ * is. `above`: kept above the other windows or not.
  */
 
 /** A press followed by a move of this many pixels (|dx| + |dy|) drags her; less stays a click. */
@@ -118,6 +121,12 @@ export const MENU = [
   { action: "hide", her: null, tray: "Hide characters" },
   { action: "show", her: null, tray: "Show characters" },
   { action: "reset-position", her: "Reset position", tray: "Reset positions" },
+  null,
+  { action: "size-small", her: "Size: small", tray: null },
+  { action: "size-medium", her: "Size: medium", tray: null },
+  { action: "size-large", her: "Size: large", tray: null },
+  { action: "size-full", her: "Size: full", tray: null },
+  null,
   { action: "click-through", her: "", tray: "" },
   null,
   { action: "quit", her: "Quit YUI", tray: "Quit YUI" },
@@ -134,8 +143,10 @@ export function menuOf(which, compositor, clickThrough) {
   /** @type {MenuEntry[]} */
   const out = [];
   for (const row of MENU) {
-    if (row === null) out.push(null);
-    else if (row.action === "click-through") {
+    // A separator after another (the rows between them not offered in this menu) is left out.
+    if (row === null) {
+      if (out.length > 0 && out[out.length - 1] !== null) out.push(null);
+    } else if (row.action === "click-through") {
       if (compositor) out.push({ action: row.action, label: toggle(clickThrough) });
     } else {
       const label = row[which];
@@ -321,6 +332,18 @@ export const HOST_MESSAGES = {
     does: "moves it",
     run: (state, m) => (state.windows.has(m.id) ? [{ do: "position", id: m.id, x: m.x, y: m.y }] : []),
   },
+  resize: {
+    does: "resizes it, its bottom-centre kept where it is",
+    run: (state, m) =>
+      state.windows.has(m.id) ? [{ do: "resize", id: m.id, width: m.width, height: m.height }] : [],
+  },
+  above: {
+    does: "keeps it above the other windows, or not",
+    run: (state, m) => {
+      const w = state.windows.get(m.id);
+      return w && !w.ordinary ? [{ do: "above", id: m.id, above: Boolean(m.above) }] : [];
+    },
+  },
   title: {
     does: "retitles it",
     run: (state, m) => (state.windows.has(m.id) ? [{ do: "title", id: m.id, title: m.title }] : []),
@@ -447,6 +470,19 @@ export function onUserClosed(state, id) {
     { do: "host", message: { type: "closed", id } },
     { do: "tray", entries: trayMenu(state) },
   ];
+}
+
+/**
+ * An ordinary window (chat, settings, quick controls) got or lost the keyboard focus: the host decides whether
+ * the characters make room for it.
+ * @param {CoreState<CoreWindow>} state
+ * @param {string} id
+ * @param {boolean} focused
+ * @returns {CoreAction[]}
+ */
+export function onFocus(state, id, focused) {
+  const w = state.windows.get(id);
+  return w?.ordinary ? [{ do: "host", message: { type: "focus", id, focused } }] : [];
 }
 
 // ---- the screen ----

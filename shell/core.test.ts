@@ -16,6 +16,7 @@ import {
   newState,
   onCompositor,
   onContextMenu,
+  onFocus,
   onHost,
   onHostLine,
   onPage,
@@ -36,9 +37,10 @@ const OPEN = {
   height: 560,
 } as const;
 const rows = (column: "her" | "tray") =>
-  MENU.map((r) => (r === null ? null : { action: r.action, label: r[column] })).filter(
-    (r) => r?.label !== null,
-  );
+  MENU.map((r) => (r === null ? null : { action: r.action, label: r[column] }))
+    .filter((r) => r?.label !== null)
+    // Two separators in a row (what was between them is not in this menu) are one.
+    .filter((r, i, all) => r !== null || (i > 0 && all[i - 1] !== null));
 const actions = (entries: MenuEntry[]) => entries.map((e) => e?.action ?? null);
 
 describe("the menus: one table", () => {
@@ -64,6 +66,17 @@ describe("the menus: one table", () => {
     }
     // Hiding is the tray's alone: a character hidden from her own menu would have no way back.
     expect(actions(menuOf("her", true, true))).not.toContain("hide");
+    // Her size is hers: her menu offers the four, the tray none, and no two separators follow each other.
+    expect(actions(menuOf("her", true, true))).toEqual(
+      expect.arrayContaining(["size-small", "size-medium", "size-large", "size-full"]),
+    );
+    expect(actions(menuOf("tray", true, true)).filter((a) => a?.startsWith("size-"))).toEqual([]);
+    for (const which of ["her", "tray"] as const)
+      expect(
+        actions(menuOf(which, true, true))
+          .map((a) => a ?? "-")
+          .join(),
+      ).not.toContain("-,-");
   });
 
   it("labels her menu by her window and the tray's by every character window", () => {
@@ -86,6 +99,8 @@ describe("the host's messages", () => {
       open: true,
       close: true,
       move: true,
+      resize: true,
+      above: true,
       title: true,
       "click-through": true,
       input: true,
@@ -110,6 +125,24 @@ describe("the host's messages", () => {
       { do: "host", message: { type: "shape", id: "yui", rects: 1 } },
     ]);
     expect(onHost(s, OPEN)).toEqual([{ do: "raise", id: "yui", title: "Yui" }]);
+  });
+
+  it("resizes a window and keeps a character window above or not; an ordinary window's focus goes to the host", () => {
+    const s = state();
+    onHost(s, OPEN);
+    onHost(s, { ...OPEN, id: "page:chat", frame: true });
+    expect(onHost(s, { type: "resize", id: "yui", width: 198, height: 308 })).toEqual([
+      { do: "resize", id: "yui", width: 198, height: 308 },
+    ]);
+    expect(onHost(s, { type: "above", id: "yui", above: false })).toEqual([
+      { do: "above", id: "yui", above: false },
+    ]);
+    // An ordinary window is never kept above.
+    expect(onHost(s, { type: "above", id: "page:chat", above: true })).toEqual([]);
+    expect(onFocus(s, "page:chat", true)).toEqual([
+      { do: "host", message: { type: "focus", id: "page:chat", focused: true } },
+    ]);
+    expect(onFocus(s, "yui", true)).toEqual([]);
   });
 
   it("logs a line that is not JSON or not a contract message, and ignores windows it does not hold", () => {

@@ -14,16 +14,25 @@ import { connectClient, type ServedMcp, serveMcp } from "@yui/mod-kit";
 import { freePort } from "@yui/mod-kit/testing";
 import { chromium } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { SIT_DROP } from "../host/desktop/body.ts";
 import { type DesktopApp, startDesktopApp } from "../host/desktop/desktop-cli.ts";
 import { bridgeClient } from "../host/server/testing.ts";
+import { openStore } from "../host/store/store.ts";
 import { countSpawns, startXSession, waitFor, type XSession } from "../host/x11/testing.ts";
 import { createIngressClient } from "../Mods/avatar/src/ingress-client.ts";
 import { buildServer } from "../Mods/avatar/src/server.ts";
+import { menuOf } from "../shell/core.js";
 import { grabRoot, sameColour, windowsOfClass } from "../shell/gtk/testing/x-desktop.ts";
 import { closePet, openPet, savePreset } from "../src/app/presets/presets.ts";
-import { BODY_EVENT, bodySettingsKey, OCCLUSION_EVENT, type OcclusionEvent } from "../src/protocol/body.ts";
+import {
+  BODY_EVENT,
+  type BodyEvent,
+  bodySettingsKey,
+  desktopSettingsKey,
+  OCCLUSION_EVENT,
+  type OcclusionEvent,
+} from "../src/protocol/body.ts";
 import { AGENT_NOTIFY_KEY, SWITCH_KEYS } from "../src/protocol/store-keys.ts";
 import { chatStream, type ScriptedBackend, startScriptedBackend } from "../tools/scripted-backend/server.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tools/testing/chromium.ts";
@@ -41,6 +50,8 @@ let dataDir = "";
 let backend: ScriptedBackend;
 let mod: ServedMcp;
 let client: Awaited<ReturnType<typeof connectClient>>;
+/** What main's body did by herself, or why not (DesktopApp's bodyLog). */
+const bodyLog: string[] = [];
 
 const call = (name: string, args: Record<string, unknown> = {}) =>
   client.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
@@ -138,13 +149,13 @@ async function drawnRows(): Promise<number> {
 }
 
 /**
- * A point on her as she is drawn now: the middle of the widest run of her pixels on the rows from 30 % to 90 %
- * of her window's height.
+ * A point on her as she is drawn now: the middle of the widest run of her pixels on the rows from 30 % to 80 %
+ * of her window's height (below that her open input may be drawn, which is not her).
  */
 async function onHer(): Promise<[number, number]> {
   const { her, hers } = await herPixels();
   let best = { len: 0, x: 0, y: 0 };
-  for (let py = her.y + Math.round(W.height * 0.3); py < her.y + W.height * 0.9; py += 4) {
+  for (let py = her.y + Math.round(W.height * 0.3); py < her.y + W.height * 0.8; py += 4) {
     let start = -1;
     for (let px = her.x; px <= her.x + W.width; px++) {
       const on = px < her.x + W.width && hers(px, py);
@@ -175,6 +186,11 @@ beforeAll(async () => {
   x = await startXSession();
   x.start(["xcompmgr"]);
   dataDir = mkdtempSync(join(tmpdir(), "yui-body-"));
+  // Her window at scale 1 (360×560, the size these tests measure her in) and still unless a test moves her or
+  // lets her move on her own.
+  const seed = openStore(dataDir);
+  seed.set(desktopSettingsKey("yui"), { scale: 1, wander: false }, "test");
+  seed.close();
   backend = await startScriptedBackend();
   const ingressPort = await freePort();
   const env: NodeJS.ProcessEnv = { ...x.env, LIBGL_ALWAYS_SOFTWARE: "1", YUI_DATA_DIR: dataDir };
@@ -193,6 +209,7 @@ beforeAll(async () => {
     },
     onQuit: () => {},
     log: (l) => env.YUI_SHELL_DEBUG && process.stderr.write(`${l}\n`),
+    bodyLog: (l) => bodyLog.push(l),
   });
   app.host.store.set(AGENT_NOTIFY_KEY, { enabled: true, port: ingressPort }, "test");
   app.host.store.set(SWITCH_KEYS.screen, { enabled: true }, "test");
@@ -342,22 +359,34 @@ describe("her body on real windows", () => {
     expect(await gesture("move_to", { spot: "bottom_left", monitor: 0 })).toBe("ok");
     const going = gesture("move_to", { spot: "top_left", monitor: 0 });
     await waitFor("her, on her way", async () => (await body()).moving, 10_000);
-    // Her window's centre line at her chest (a screenshot would be late: her window climbs meanwhile).
-    const her = await herWindow();
+    // Her window's centre line at her chest (a screenshot would be late: her window climbs meanwhile), read from
+    // the body and grabbed in one xdotool run, so that the press lands on her while she climbs.
+    const her = (await body()).window;
     const [hx, hy] = [her.x + W.width / 2, her.y + Math.round(W.height * 0.45)];
-    await x.x("xdotool", ["mousemove", String(hx), String(hy), "mousedown", "1"]);
-    for (let i = 1; i <= 6; i++) await x.x("xdotool", ["mousemove", String(hx + i * 15), String(hy - i * 5)]);
-    expect(await going).toBe("interrupted");
-    await waitFor("her, held", async () => (await body()).posture === "dragging");
-    expect(await gesture("stand")).toBe("interrupted");
-    await x.x("xdotool", ["mouseup", "1"]);
-    await waitFor("her, let go", async () => (await body()).posture === "standing");
+    const steps = [1, 2, 3, 4, 5, 6].flatMap((i) => ["mousemove", String(hx + i * 15), String(hy - i * 5)]);
+    try {
+      await x.x("xdotool", ["mousemove", String(hx), String(hy), "mousedown", "1", ...steps]);
+      expect(await going).toBe("interrupted");
+      await waitFor("her, held", async () => (await body()).posture === "dragging");
+      expect(await gesture("stand")).toBe("interrupted");
+    } finally {
+      // Let go whatever happened: a button left down would hold her for every test after this one.
+      await x.x("xdotool", ["mouseup", "1"]);
+    }
+    // Let go in mid-air, she falls to the floor and lands.
+    await waitFor("her, let go and landed", async () => {
+      const b = await body();
+      return b.posture === "standing" && !b.moving;
+    });
     const dropped = await herWindow();
     expect((await body()).window).toEqual({ x: dropped.x, y: dropped.y, ...W });
+    expect(dropped.y + W.height).toBe(1200);
     expect(await gesture("move_to", { spot: "bottom_left", monitor: 0 })).toBe("ok");
   });
 
-  it("goes to bed: lying from the lie-down clip, busy until she is up, interrupted while the bed is set up", async () => {
+  it("goes to bed: lying from the lie-down clip, busy until she is up, interrupted while the bed is set up", {
+    timeout: 60_000,
+  }, async () => {
     // A click on her while the bed is being set up.
     let going = gesture("go_to_bed");
     await waitFor("the bed being set up", async () => (await body()).bed === "setup");
@@ -519,6 +548,7 @@ describe("her body on real windows", () => {
         .filter((f) => f.type === "event" && f.name === OCCLUSION_EVENT)
         .map((f) => f.payload!);
     try {
+      app.host.store.set(desktopSettingsKey("mika"), { scale: 1, wander: false }, "test");
       openPet(app.host.store, "mika", "test");
       const pet = await waitFor("Mika's pet window", async () =>
         (await windowsOfClass(x, "yui")).find((w) => w.title === "Mika" && w.w === W.width),
@@ -532,6 +562,231 @@ describe("her body on real windows", () => {
     } finally {
       bridge.close();
       closePet(app.host.store, "mika", "test");
+    }
+  });
+});
+
+/** Drags her by the pointer so that the point under her goes to `to` (a press on her, steps, a release). */
+async function dragHerTo(to: { x: number; y: number }): Promise<void> {
+  const her = await herWindow();
+  const [hx, hy] = await onHer();
+  const dx = to.x - (her.x + W.width / 2);
+  const dy = to.y - (her.y + W.height);
+  await x.x("xdotool", ["mousemove", String(hx), String(hy), "mousedown", "1"]);
+  const steps = Math.max(6, Math.ceil(Math.hypot(dx, dy) / 60));
+  for (let i = 1; i <= steps; i++)
+    await x.x("xdotool", [
+      "mousemove",
+      String(Math.round(hx + (dx * i) / steps)),
+      String(Math.round(hy + (dy * i) / steps)),
+    ]);
+  await waitFor("her, held", async () => (await body()).posture === "dragging");
+  await x.x("xdotool", ["mouseup", "1"]);
+}
+/** Her body's events as her page hears them (a bridge connection of the test's). */
+async function bodyEvents() {
+  const bridge = await bridgeClient(app.host.port);
+  const all = () =>
+    bridge.frames
+      .map((f) => JSON.parse(f) as { type: string; name?: string; payload?: BodyEvent })
+      .filter((f) => f.type === "event" && f.name === BODY_EVENT)
+      .map((f) => f.payload!);
+  return { all, close: () => bridge.close() };
+}
+const atRest = async () => {
+  const b = await body();
+  return !b.moving && b.posture !== "dragging" ? b : undefined;
+};
+/** Her drawn pixels' box on the screen now, inside her window `w` (over the plain desktop). */
+async function drawnBox(w: { x: number; y: number; w: number; h: number }) {
+  const screen = await grabRoot(x.env);
+  const bg = screen.at(w.x + 2, w.y + 2);
+  let [top, bottom] = [Number.POSITIVE_INFINITY, -1];
+  for (let py = w.y; py < w.y + w.h; py += 2)
+    for (let px = w.x; px < w.x + w.w; px += 2)
+      if (!sameColour(screen.at(px, py), bg, 12)) {
+        top = Math.min(top, py);
+        bottom = Math.max(bottom, py);
+      }
+  return { top, bottom, height: bottom - top };
+}
+/** How many pixels (every 2nd) of `r` on the screen differ between two screenshots. */
+function changed(
+  a: Awaited<ReturnType<typeof grabRoot>>,
+  b: typeof a,
+  r: { x: number; y: number; w: number; h: number },
+) {
+  let n = 0;
+  for (let py = Math.max(0, r.y); py < r.y + r.h; py += 2)
+    for (let px = Math.max(0, r.x); px < r.x + r.w; px += 2)
+      if (!sameColour(a.at(px, py), b.at(px, py), 12)) n++;
+  return n;
+}
+
+describe("desktop manners: gravity, on screen, her size, room for YUI's windows", { timeout: 60_000 }, () => {
+  // Each from her at rest, standing or sitting, out of bed, nobody holding her.
+  beforeEach(async () => {
+    if ((await body()).bed) await gesture("stand");
+    await waitFor(
+      "her, free",
+      async () => {
+        const b = await atRest();
+        return b && !b.bed ? b : undefined;
+      },
+      40_000,
+    );
+  });
+
+  it("let go in mid-air she falls to the floor, and onto a window's top edge below her, where she sits", async () => {
+    expect(await gesture("move_to", { spot: "bottom_left", monitor: 0 })).toBe("ok");
+    await dragHerTo({ x: 700, y: 600 });
+    // The drop: a quick fall (she dangles), then her landing, then standing on the floor; the screen at once.
+    writeFileSync(join(SHOTS, "falling.png"), (await grabRoot(x.env)).png);
+    const landed = await waitFor("her, landed on the floor", atRest, 10_000);
+    expect(landed).toMatchObject({ posture: "standing", perch: null });
+    expect(landed.window.y + W.height).toBe(1200);
+    expect(landed.window.x + W.width / 2).toBe(700);
+    await shot("landed-on-floor");
+
+    await xterm("term-below", [500, 750]);
+    const frame = await frameOf("xterm");
+    await dragHerTo({ x: frame.x + Math.round(frame.width / 2), y: frame.y - 250 });
+    const sat = await waitFor("her, landed on the xterm", atRest, 10_000);
+    expect(sat).toMatchObject({ posture: "sitting", perch: { app: "XTerm", title: "term-below" } });
+    expect(sat.window.y + W.height - Math.round(W.height * SIT_DROP)).toBe(frame.y);
+    await shot("landed-on-window");
+    expect(await gesture("stand")).toBe("ok");
+    await waitFor("her, down", async () => (await atRest())?.posture === "standing");
+    await closeAll("xterm");
+  });
+
+  it("sits on a window near the top of the screen with her head inside the work area, clipped at the edge", async () => {
+    // A clock whose title bar is at y = 80 (issue 33: her window went to y = -312).
+    x.start(["xclock", "-geometry", "400x200+800+80"]);
+    await waitFor("the xclock listed", async () => text(await call("list_perch_targets")).includes("XClock"));
+    const clock = await frameOf("xclock");
+    expect(clock.y).toBeLessThan(W.height * 0.34);
+    const events = await bodyEvents();
+    const before = await grabRoot(x.env);
+    try {
+      expect(await gesture("sit_on_window", { app: "xclock" })).toBe("ok");
+      const b = await body();
+      expect(b).toMatchObject({ posture: "sitting", perch: { app: "XClock" } });
+      // Her head's top (64 % of her window above its bottom while she sits) is on the work area (which starts at 0).
+      const head = b.window.y + W.height - Math.round(W.height * 0.64);
+      expect(head).toBeGreaterThanOrEqual(0);
+      expect(head).toBeLessThan(20);
+      expect((await herWindow()).y).toBe(b.window.y);
+      // What hangs below the edge is not drawn: her page is told the share of her window to clip.
+      const clip = (b.window.y + W.height - clock.y) / W.height;
+      await waitFor("the clip told", async () => Math.abs((events.all().at(-1)?.clip ?? 0) - clip) < 0.01);
+      await shot("sitting-near-top");
+      // Drawn above the clock's top edge, nothing of her below it: the clock shows there as it did before she sat.
+      const after = await grabRoot(x.env);
+      const her = { x: b.window.x, w: W.width };
+      expect(changed(before, after, { ...her, y: 0, h: clock.y })).toBeGreaterThan(500);
+      // (Her window's bottom 80 px left out: her input, open since a click on her, is drawn there, unclipped.)
+      expect(
+        changed(before, after, { ...her, y: clock.y + 2, h: b.window.y + W.height - 80 - clock.y - 2 }),
+      ).toBeLessThan(40);
+    } finally {
+      events.close();
+    }
+    expect(await gesture("stand")).toBe("ok");
+    await waitFor("her, down", async () => (await atRest())?.posture === "standing", 20_000);
+    await closeAll("xclock");
+  });
+
+  it("her size, from Settings and from her menu, changes her window and her silhouette", async () => {
+    expect(await gesture("move_to", { spot: "bottom_left", monitor: 0 })).toBe("ok");
+    const title = (await windowsOfClass(x, "yui")).find((w) => w.w === W.width)!.title;
+    const mine = async () => (await windowsOfClass(x, "yui")).find((w) => w.title === title)!;
+    const big = await drawnBox(await mine());
+    // Settings → the character: her size (a real page in Chromium against the app's host).
+    const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+    try {
+      const page = await browser.newPage();
+      await page.goto(`${app.host.url}?view=settings`);
+      await page.getByTestId("her-size").selectOption("medium");
+    } finally {
+      await browser.close();
+    }
+    expect(app.host.store.get(desktopSettingsKey("yui"))).toEqual({ scale: 0.55, wander: false });
+    const small = await waitFor("her window at 198×308", async () => {
+      const w = await mine();
+      return w.w === 198 && w.h === 308 ? w : undefined;
+    });
+    // Still standing on the floor at the same place.
+    expect(small.y + small.h).toBe(1200);
+    expect((await body()).window).toEqual({ x: small.x, y: small.y, width: 198, height: 308 });
+    // Her silhouette drawn at the new size (the stage frames her to her window).
+    const drawn = await waitFor("her, drawn smaller", async () => {
+      const b = await drawnBox(await mine());
+      return b.height > 0 && Math.abs(b.height / big.height - 0.55) < 0.08 ? b : undefined;
+    });
+    expect(drawn.height).toBeLessThan(big.height);
+    await shot("size-medium");
+    // Her menu: Size: full, her size before the setting (360×560).
+    const [hx, hy] = await (async () => {
+      const w = await mine();
+      return [w.x + Math.round(w.w / 2), w.y + Math.round(w.h * 0.5)] as const;
+    })();
+    await x.x("xdotool", ["mousemove", String(hx), String(hy), "click", "3"]);
+    await waitFor("her menu", async () => (await windowsOfClass(x, "gjs")).length > 0, 10_000);
+    const downs =
+      menuOf("her", true, true)
+        .filter((e) => e !== null)
+        .findIndex((e) => e.action === "size-full") + 1;
+    await x.x("xdotool", ["key", ...Array<string>(downs).fill("Down"), "Return"]);
+    await waitFor("her window at 360×560 again", async () => (await mine()).w === W.width);
+    expect(app.host.store.get(desktopSettingsKey("yui"))).toEqual({ scale: 1, wander: false });
+  });
+
+  it("steps aside for a focused Chat window, and comes back when the focus leaves it; drops below a wide one", async () => {
+    await xterm("term-focus", [1300, 100], 40);
+    expect(await gesture("move_to", { spot: "bottom_left", monitor: 0 })).toBe("ok");
+    const home = await herWindow();
+    // Her menu's first entry: Chat, an ordinary window of YUI's, focused as it opens.
+    const [hx, hy] = await onHer();
+    await x.x("xdotool", ["mousemove", String(hx), String(hy), "click", "3"]);
+    await waitFor("her menu", async () => (await windowsOfClass(x, "gjs")).length > 0, 10_000);
+    await x.x("xdotool", ["key", "Down", "Return"]);
+    const opened = await waitFor("the chat window", async () =>
+      (await windowsOfClass(x, "yui")).find((w) => w.title === "YUI · Chat"),
+    );
+    try {
+      // The focus away from it first (wherever the window manager put it), then the chat over her, focused.
+      const above = async () =>
+        (await x.x("xprop", ["-id", home.id, "_NET_WM_STATE"])).includes("_NET_WM_STATE_ABOVE");
+      await x.x("xdotool", ["windowactivate", "--sync", await idOf("xterm")]);
+      await waitFor("her, home", async () => (await atRest())?.window.x === home.x && (await above()));
+      await x.x("xdotool", ["windowmove", opened.id, "200", "100"]);
+      await x.x("xdotool", ["windowactivate", "--sync", opened.id]);
+      const chat = (await windowsOfClass(x, "yui")).find((w) => w.title === "YUI · Chat")!;
+      // Over her: she walks to its nearer side with room (the right), on the same floor.
+      const aside = await waitFor("her, aside", async () => {
+        const b = await atRest();
+        return b && b.window.x >= chat.x + chat.w ? b : undefined;
+      });
+      expect(aside).toMatchObject({ posture: "standing", window: { y: home.y } });
+      expect(aside.window.x).toBeLessThan(chat.x + chat.w + 40);
+      expect(await above()).toBe(true);
+      await shot("stepped-aside");
+      // The focus goes to the xterm: she walks back.
+      await x.x("xdotool", ["windowactivate", "--sync", await idOf("xterm")]);
+      await waitFor("her, back", async () => (await atRest())?.window.x === home.x);
+      // A chat window as wide as the screen leaves no side: she drops below it while it has the focus.
+      await x.x("xdotool", ["windowsize", chat.id, "1900", "700"]);
+      await x.x("xdotool", ["windowmove", chat.id, "0", "100"]);
+      await x.x("xdotool", ["windowactivate", "--sync", chat.id]);
+      await waitFor("her, below the chat", async () => !(await above()));
+      await shot("below-chat");
+      await x.x("xdotool", ["windowactivate", "--sync", await idOf("xterm")]);
+      await waitFor("her, above again", above);
+    } finally {
+      // Whatever happened: no chat window or xterm left for the tests after this one.
+      await x.x("wmctrl", ["-c", "YUI · Chat"]).catch(() => {});
+      await closeAll("xterm");
     }
   });
 });
@@ -569,5 +824,105 @@ describe("her body without child processes", () => {
     expect((await body()).posture).toBe("sitting");
     await closeAll("xterm");
     await waitFor("her, down on the floor", async () => (await body()).posture === "standing", 20_000);
+  });
+});
+
+// After every other block: the app is restarted on the same data, with her walk slowed and her own moves coming
+// every few seconds (the timings YUI_BODY_TIMINGS would set), to see where she comes back and what she does alone.
+describe("after a restart: where she was, and a little life of her own", { timeout: 120_000 }, () => {
+  const SLOW = { walkPxPerS: 120, climbPxPerS: 120, wanderMinMs: 1_500, wanderMaxMs: 2_500 };
+  /** Keeps the user at the computer: a pointer move now and then (the X server's idle time). */
+  const nudge = () => x.x("xdotool", ["mousemove_relative", "--", "1", "0"]);
+
+  it("comes back where she was on this monitor layout, on screen", async () => {
+    expect(await gesture("move_to", { spot: "bottom_right", monitor: 1 })).toBe("ok");
+    const was = await herWindow();
+    // Remembered once she has been at rest a second.
+    await waitFor("her place remembered", async () => {
+      const v = app.host.store.get("yui.yui.place") as { layouts: Record<string, { x: number; y: number }> };
+      return Object.values(v.layouts).some((p) => p.x === was.x + W.width / 2 && p.y === was.y + W.height);
+    });
+    await app.stop();
+    const env: NodeJS.ProcessEnv = { ...x.env, LIBGL_ALWAYS_SOFTWARE: "1", YUI_DATA_DIR: dataDir };
+    app = await startDesktopApp({
+      port: 0,
+      env,
+      dataDir,
+      timings: SLOW,
+      onQuit: () => {},
+      log: (l) => env.YUI_SHELL_DEBUG && process.stderr.write(`${l}\n`),
+      bodyLog: (l) => bodyLog.push(l),
+    });
+    await waitFor("main's body attached again", async () => app.host.body.current() !== null, 60_000);
+    await waitFor("her body read", async () => !(await call("get_body_state")).isError, 30_000);
+    expect(await body()).toMatchObject({ monitor: 1, posture: "standing", window: { x: was.x, y: was.y } });
+    expect(await herWindow()).toMatchObject({ x: was.x, y: was.y });
+    await waitFor("her, drawn", async () => (await drawnRows()) > W.height / 4 / 2, 90_000);
+    await shot("after-restart");
+  });
+
+  it("moves on her own now and then; a body call stops it at once and answers as if she had stood still", async () => {
+    const from = bodyLog.length;
+    app.host.store.set(desktopSettingsKey("yui"), { scale: 1, wander: true }, "test");
+    // Caught on her own way (a walk along the floor, or on her way up a window's side): never busy.
+    const moving = await waitFor(
+      "her, moving on her own",
+      async () => {
+        await nudge();
+        const b = await body();
+        return b.moving ? b : undefined;
+      },
+      60_000,
+    );
+    expect(bodyLog.slice(from).some((l) => /^wander: (walks|sits)/.test(l))).toBe(true);
+    expect(["walking", "climbing"]).toContain(moving.posture);
+    expect(await gesture("stand")).toBe("ok");
+    const still = await waitFor("her, still on a surface", atRest, 10_000);
+    expect(still.posture).toMatch(/standing|sitting/);
+    // The same while she moves on her own again: a move answers ok, and she gets there.
+    await waitFor(
+      "her, moving on her own again",
+      async () => {
+        await nudge();
+        return (await body()).moving;
+      },
+      60_000,
+    );
+    expect(await gesture("move_to", { spot: "bottom_right", monitor: 1 })).toBe("ok");
+    expect(await herWindow()).toMatchObject({
+      x: RIGHT.x + RIGHT.width - W.width,
+      y: RIGHT.height - W.height,
+    });
+    await shot("wandering");
+  });
+
+  it("with 'moves on her own' off she stays: each wait ends with 'off' (the same waits with it on: she moves)", async () => {
+    app.host.store.set(desktopSettingsKey("yui"), { scale: 1, wander: false }, "test");
+    await waitFor("her, at rest", atRest, 20_000);
+    const at = await body();
+    const from = bodyLog.length;
+    // Three of her waits pass; each one the setting says no, and she never moves meanwhile.
+    await waitFor(
+      "three waits ended with 'off'",
+      async () => {
+        await nudge();
+        expect((await body()).moving).toBe(false);
+        return bodyLog.slice(from).filter((l) => l === "wander: not now (off)").length >= 3;
+      },
+      30_000,
+    );
+    expect(bodyLog.slice(from).every((l) => l === "wander: not now (off)")).toBe(true);
+    expect((await body()).window).toEqual(at.window);
+    // The control: the setting on again, in the same conditions, and she moves by herself.
+    app.host.store.set(desktopSettingsKey("yui"), { scale: 1, wander: true }, "test");
+    await waitFor(
+      "her, moving on her own",
+      async () => {
+        await nudge();
+        return bodyLog.slice(from).some((l) => /^wander: (walks|sits|watches)/.test(l));
+      },
+      30_000,
+    );
+    app.host.store.set(desktopSettingsKey("yui"), { scale: 1, wander: false }, "test");
   });
 });

@@ -210,6 +210,15 @@ describe("main's desktop page and her body", { timeout: 180_000 }, () => {
     // Another preset's body is not hers.
     host.bridge.broadcast(BODY_EVENT, { ...event({ posture: "dragging" }), presetId: "someone-else" });
     await shows({ posture: "climbing", moving: true }, "climb");
+    // A fall after the user let go of her: she dangles, then lands.
+    await shows({ posture: "standing", moving: true, fall: "falling" }, "dangle");
+    await shows({ posture: "standing", moving: true, fall: "landing" }, "land");
+    // Hung lower than the edge she sits on (her head kept on screen): nothing of her below it is drawn.
+    const clipPath = () => page.getByTestId("stage").evaluate((el) => (el as HTMLElement).style.clipPath);
+    await shows({ posture: "sitting", clip: 0.4 }, "sit");
+    expect(await clipPath()).toContain("40%");
+    await shows({ posture: "sitting", clip: 0 }, "sit");
+    await expect.poll(clipPath).toBe("");
     await shows({ posture: "lying", bed: "asleep" }, "sleep");
     await expect.poll(() => stageNow(page).then((s) => s?.bed), { timeout: 30_000 }).toBeGreaterThan(0);
     await page.screenshot({ path: join(SHOTS, "desktop-asleep.png") });

@@ -97,6 +97,8 @@ export async function startDesktopApp(opts: {
   onQuit: () => void;
   /** The shell's log (default: stderr). */
   log?: (line: string) => void;
+  /** Main's body's log: what she does by herself, or why not (default: none). */
+  bodyLog?: (line: string) => void;
 }): Promise<DesktopApp> {
   // The desktop app's host mounts the browser tool's commands: the desktop windows declare the tool.
   const host = await startHost({
@@ -125,7 +127,7 @@ export async function startDesktopApp(opts: {
     await host.close();
     throw e;
   }
-  const bodies = desktopBodies(shell, host, opts.env, opts.timings, ready.monitors);
+  const bodies = desktopBodies(shell, host, opts.env, opts.timings, ready.monitors, opts.bodyLog);
   host.body.provide(bodies);
   const desktop = startDesktop({
     shell,
@@ -135,6 +137,7 @@ export async function startDesktopApp(opts: {
     monitors: ready.monitors,
     onQuit: opts.onQuit,
     onPlaced: (id, x, y) => bodies.placed(id, x, y),
+    stepAside: (id, x) => bodies.stepAside(id, x),
   });
   return {
     host,
@@ -162,6 +165,7 @@ export function desktopBodies(
   env: NodeJS.ProcessEnv,
   timings: Partial<BodyTimings> | undefined,
   monitors: Monitor[],
+  log?: (line: string) => void,
 ): DesktopBodies {
   const onError = (e: unknown) =>
     process.stderr.write(`body: reading the windows failed: ${(e as Error).message}\n`);
@@ -183,6 +187,9 @@ export function desktopBodies(
           : (onChange) => x11.watch(onChange),
     vrm: (id) => getPreset(host.store, id)?.avatar || "default",
     timings,
+    // The user's idle time and the pointer over the host's X connection (no process); elsewhere unknown.
+    input: process.platform === "linux" ? x11.input : undefined,
+    log,
   });
 }
 

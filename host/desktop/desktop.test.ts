@@ -2,12 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseShellLine } from "../../shell/contract.ts";
+import { type HostToShell, parseShellLine, type ShellToHost } from "../../shell/contract.ts";
 import { openPet, savePreset, setActivePreset } from "../../src/app/presets/presets.ts";
+import { DEFAULT_DESKTOP_SETTINGS, SIZES } from "../../src/protocol/body.ts";
 import { characterPreset } from "../../src/protocol/preset.ts";
 import { openStore, type Store } from "../store/store.ts";
 import { desktopUrl, initialPlace, WINDOW_SIZE, wantedWindows } from "./desktop.ts";
 import { parseDesktopArgs } from "./desktop-cli.ts";
+import { desktopSettings, layoutKey, perchWidth, recallPlace, rememberPlace, windowSize } from "./places.ts";
+import { asideOf, createRoom, overlaps } from "./room.ts";
 
 let dir = "";
 let store: Store | undefined;
@@ -43,7 +46,7 @@ describe("the desktop's windows", () => {
     );
   });
 
-  it("start side by side in the primary monitor's work area, bottom right", () => {
+  it("start side by side in the primary monitor's work area, bottom right, standing on its floor", () => {
     const monitors = [
       {
         index: 0,
@@ -62,9 +65,126 @@ describe("the desktop's windows", () => {
     ];
     const first = initialPlace(0, monitors)!;
     const second = initialPlace(1, monitors)!;
-    expect(first).toEqual({ x: 800 + 1920 - WINDOW_SIZE.width - 16, y: 1040 - WINDOW_SIZE.height - 16 });
+    expect(first).toEqual({ x: 800 + 1920 - WINDOW_SIZE.width - 16, y: 1040 - WINDOW_SIZE.height });
     expect(second.x + WINDOW_SIZE.width).toBeLessThanOrEqual(first.x);
     expect(initialPlace(0, [])).toBeUndefined();
+    // At her default size.
+    const size = windowSize(DEFAULT_DESKTOP_SETTINGS.scale);
+    expect(initialPlace(0, monitors, size)).toEqual({
+      x: 800 + 1920 - size.width - 16,
+      y: 1040 - size.height,
+    });
+  });
+});
+
+describe("her size and her place", () => {
+  it("her default size leaves a laptop screen usable: about a third of a 900 px screen's height", () => {
+    const size = windowSize(DEFAULT_DESKTOP_SETTINGS.scale);
+    expect(size).toEqual({ width: 198, height: 308 });
+    expect(size.height / 900).toBeGreaterThan(0.3);
+    expect(size.height / 900).toBeLessThan(0.36);
+    // Her menu's and Settings' sizes, scale 1 being the window she had before (360×560).
+    expect(SIZES.map((x) => windowSize(x.scale).height)).toEqual([224, 308, 420, 560]);
+    expect(perchWidth(1)).toBe(120);
+    expect(perchWidth(0.55)).toBe(66);
+  });
+
+  it("is remembered per character and monitor layout, the newest eight layouts kept", () => {
+    dir = mkdtempSync(join(tmpdir(), "yui-desktop-"));
+    store = openStore(dir);
+    const one = layoutKey([{ x: 0, y: 0, width: 1920, height: 1200 }]);
+    const two = layoutKey([
+      { x: 1920, y: 0, width: 1280, height: 1024 },
+      { x: 0, y: 0, width: 1920, height: 1200 },
+    ]);
+    expect(two).toBe("0,0,1920x1200;1920,0,1280x1024");
+    expect(recallPlace(store, "yui", one)).toBeNull();
+    rememberPlace(store, "yui", one, { x: 400.4, y: 1160 });
+    rememberPlace(store, "yui", two, { x: 2500, y: 1024 });
+    rememberPlace(store, "mio", one, { x: 900, y: 700 });
+    expect(recallPlace(store, "yui", one)).toEqual({ x: 400, y: 1160 });
+    expect(recallPlace(store, "yui", two)).toEqual({ x: 2500, y: 1024 });
+    expect(recallPlace(store, "mio", one)).toEqual({ x: 900, y: 700 });
+    for (let i = 0; i < 8; i++) rememberPlace(store, "yui", `layout-${i}`, { x: i, y: i });
+    expect(recallPlace(store, "yui", one)).toBeNull();
+    expect(recallPlace(store, "yui", "layout-7")).toEqual({ x: 7, y: 7 });
+    expect(desktopSettings(store, "yui")).toEqual({ scale: 0.55, wander: true });
+  });
+});
+
+describe("room for YUI's windows", () => {
+  const area = { x: 0, y: 0, width: 1920, height: 1160 };
+  it("a character over a focused window of YUI's steps to its nearer side with room, or has none", () => {
+    const page = { x: 600, y: 100, width: 800, height: 700 };
+    expect(overlaps({ x: 1300, y: 852, width: 198, height: 308 }, page)).toBe(false);
+    expect(overlaps({ x: 1200, y: 500, width: 198, height: 308 }, page)).toBe(true);
+    // Nearer the right side: x 1408; nearer the left: 600 - 8 - 198.
+    expect(asideOf({ x: 1200, y: 500, width: 198, height: 308 }, page, area)).toBe(1408);
+    expect(asideOf({ x: 700, y: 500, width: 198, height: 308 }, page, area)).toBe(394);
+    // A page as wide as the work area leaves no side: she drops below it.
+    expect(
+      asideOf({ x: 700, y: 500, width: 198, height: 308 }, { ...page, x: 100, width: 1750 }, area),
+    ).toBeNull();
+  });
+  it("over the shell's reports: a pet steps aside and back, a character with no side drops below, and a body walks", async () => {
+    const listeners = new Set<(m: ShellToHost) => void>();
+    const sent: HostToShell[] = [];
+    const shell = {
+      send: (m: HostToShell) => void sent.push(m),
+      on(fn: (m: ShellToHost) => void) {
+        listeners.add(fn);
+        return () => listeners.delete(fn);
+      },
+    };
+    const tell = (m: ShellToHost) => {
+      for (const fn of listeners) fn(m);
+    };
+    const steps: [string, number | null][] = [];
+    const room = createRoom({
+      shell,
+      isCharacter: (id) => !id.startsWith("page:"),
+      monitors: () => [
+        {
+          index: 0,
+          name: "a",
+          primary: true,
+          geometry: { x: 0, y: 0, width: 1920, height: 1200 },
+          workarea: area,
+        },
+      ],
+      // "yui" has a body that walks; "mio" has none (her window is moved).
+      stepAside: (id, x) => {
+        if (id !== "yui") return null;
+        steps.push([id, x]);
+        return true;
+      },
+    });
+    const at = (id: string, x: number, y: number, width: number, height: number) =>
+      tell({ type: "geometry", id, x, y, width, height, monitor: 0 });
+    at("yui", 1200, 852, 198, 308);
+    at("mio", 700, 852, 198, 308);
+    at("page:chat", 600, 100, 800, 900);
+    tell({ type: "focus", id: "page:chat", focused: true });
+    expect(steps).toEqual([["yui", 1408]]);
+    expect(sent).toEqual([{ type: "move", id: "mio", x: 394, y: 852 }]);
+    // The chat grows over the whole width: no side has room now; both drop below it.
+    at("mio", 394, 852, 198, 308);
+    at("yui", 1408, 852, 198, 308);
+    at("page:chat", 0, 100, 1900, 900);
+    expect(sent.slice(1)).toEqual([
+      { type: "above", id: "yui", above: false },
+      { type: "above", id: "mio", above: false },
+    ]);
+    // The focus leaves YUI's windows: each comes back.
+    tell({ type: "focus", id: "page:chat", focused: false });
+    await new Promise((r) => setTimeout(r, 500));
+    expect(steps.at(-1)).toEqual(["yui", null]);
+    expect(sent.slice(3)).toEqual([
+      { type: "above", id: "yui", above: true },
+      { type: "above", id: "mio", above: true },
+      { type: "move", id: "mio", x: 700, y: 852 },
+    ]);
+    room.dispose();
   });
 });
 

@@ -9,12 +9,15 @@ import type { MENU_ACTIONS, Monitor } from "../../shell/contract.ts";
 type MenuAction = (typeof MENU_ACTIONS)[number];
 
 import { activePresetId, closePet, listPresets, openPetIds } from "../../src/app/presets/presets.ts";
+import { DesktopSettingsSchema, desktopSettingsKey, SIZES } from "../../src/protocol/body.ts";
 import { PRESET_KEYS } from "../../src/protocol/preset.ts";
 import type { Store } from "../store/store.ts";
+import { desktopSettings, layoutKey, recallPlace, rememberPlace, windowSize } from "./places.ts";
+import { createRoom } from "./room.ts";
 import type { ShellProcess } from "./shell-process.ts";
 
-/** A character window's size before the user moves it. */
-export const WINDOW_SIZE = { width: 360, height: 560 } as const;
+/** A character window's size at scale 1 (her size setting scales it: places.ts windowSize). */
+export { BASE_WINDOW as WINDOW_SIZE } from "./places.ts";
 
 /** The ordinary windows her menu opens: the browser build's pages. */
 export const PAGES = {
@@ -29,18 +32,41 @@ export function desktopUrl(hostUrl: string, presetId: string, role: "main" | "pe
 }
 
 /**
- * Where the n-th character window starts: side by side from the bottom-right corner of the primary
- * monitor's work area, leftwards.
+ * Where the n-th character window of `size` starts: side by side from the bottom-right corner of the primary
+ * monitor's work area, leftwards, standing on its floor.
  */
-export function initialPlace(n: number, monitors: Monitor[]): { x: number; y: number } | undefined {
+export function initialPlace(
+  n: number,
+  monitors: Monitor[],
+  size: { width: number; height: number } = windowSize(1),
+): { x: number; y: number } | undefined {
   const m = monitors.find((x) => x.primary) ?? monitors[0];
   if (!m) return undefined;
   const wa = m.workarea;
-  const { width, height } = WINDOW_SIZE;
+  const { width, height } = size;
   return {
     x: Math.max(wa.x, wa.x + wa.width - width * (n + 1) - 16 * n - 16),
-    y: Math.max(wa.y, wa.y + wa.height - height - 16),
+    y: Math.max(wa.y, wa.y + wa.height - height),
   };
+}
+
+/** The monitor layout of the shell's monitors (places.ts layoutKey). */
+const layoutOf = (monitors: Monitor[]) => layoutKey(monitors.map((m) => m.geometry));
+
+/**
+ * Where a character window opens: where she was on this monitor layout (her window's bottom-centre at the point
+ * under her), else her first place.
+ */
+function openingPlace(
+  store: Store,
+  id: string,
+  n: number,
+  monitors: Monitor[],
+  size: { width: number; height: number },
+) {
+  const was = recallPlace(store, id, layoutOf(monitors));
+  if (was) return { x: Math.round(was.x - size.width / 2), y: Math.round(was.y - size.height) };
+  return initialPlace(n, monitors, size);
 }
 
 /** The windows that should be open now: main's, then the pets', by preset id with their title. */
@@ -73,11 +99,15 @@ export function startDesktop(opts: {
   onQuit: () => void;
   /** The host moved a character window itself (reset position). */
   onPlaced?: (id: string, x: number, y: number) => void;
+  /** Main's body makes room for a window of YUI's itself (room.ts RoomOptions.stepAside). */
+  stepAside?: (id: string, x: number | null) => boolean | null;
 }): Desktop {
   const { shell, store } = opts;
   let monitors = opts.monitors;
   // id -> what the window shows (role and title), to open, retitle or reopen on change.
   const shown = new Map<string, { title: string; role: "main" | "pet" }>();
+  // id -> the scale its window has (a change of the other manners resizes nothing).
+  const scales = new Map<string, number>();
   let placed = 0;
 
   const sync = () => {
@@ -101,13 +131,15 @@ export function startDesktop(opts: {
       }
       if (!shown.has(w.id)) {
         shown.set(w.id, { title: w.title, role: w.role });
+        scales.set(w.id, desktopSettings(store, w.id).scale);
+        const size = windowSize(scales.get(w.id)!);
         shell.send({
           type: "open",
           id: w.id,
           title: w.title,
           url: opts.signIn(desktopUrl(opts.hostUrl, w.id, w.role)),
-          ...WINDOW_SIZE,
-          ...initialPlace(placed++, monitors),
+          ...size,
+          ...openingPlace(store, w.id, placed++, monitors, size),
         });
         if (hidden) shell.send({ type: "visible", id: w.id, visible: false });
       }
@@ -139,9 +171,17 @@ export function startDesktop(opts: {
     }
     // From the tray (id ""): every character window; from her menu: hers.
     const ids = id === "" ? [...shown.keys()] : shown.has(id) ? [id] : [];
-    if (action === "reset-position") {
+    const size = SIZES.find((x) => `size-${x.id}` === action);
+    if (size) {
+      for (const w of ids)
+        store.set(desktopSettingsKey(w), { ...desktopSettings(store, w), scale: size.scale }, "user");
+    } else if (action === "reset-position") {
       for (const w of ids) {
-        const at = initialPlace([...shown.keys()].indexOf(w), monitors);
+        const at = initialPlace(
+          [...shown.keys()].indexOf(w),
+          monitors,
+          windowSize(desktopSettings(store, w).scale),
+        );
         if (!at) continue;
         shell.send({ type: "move", id: w, ...at });
         opts.onPlaced?.(w, at.x, at.y);
@@ -159,6 +199,10 @@ export function startDesktop(opts: {
 
   const offShell = shell.on((m) => {
     if (m.type === "monitors") monitors = m.monitors;
+    // A pet's place, once the user's drag (or another move) settled: she comes back there after a restart.
+    // (Main's body remembers hers itself: the point under her, her seat when she sits.)
+    if ((m.type === "geometry" || m.type === "drag-end") && shown.get(m.id)?.role === "pet")
+      rememberPlace(store, m.id, layoutOf(monitors), { x: m.x + m.width / 2, y: m.y + m.height });
     if (m.type === "menu") return onMenu(m.id, m.action);
     // The global shortcut opens main's input.
     if (m.type === "shortcut") {
@@ -175,11 +219,25 @@ export function startDesktop(opts: {
   });
   const offStore = store.onChange((c) => {
     if (c.key === PRESET_KEYS.list || c.key === PRESET_KEYS.open || c.key === PRESET_KEYS.active) sync();
+    // Her size changed (Settings, her menu): her window follows, its bottom-centre kept.
+    const id = /^yui\.(.+)\.desktop$/.exec(c.key)?.[1];
+    const now = id && shown.has(id) ? DesktopSettingsSchema.safeParse(c.value) : null;
+    if (id && now?.success && scales.get(id) !== now.data.scale) {
+      scales.set(id, now.data.scale);
+      shell.send({ type: "resize", id, ...windowSize(now.data.scale) });
+    }
+  });
+  const room = createRoom({
+    shell,
+    isCharacter: (id) => shown.has(id),
+    monitors: () => monitors,
+    stepAside: opts.stepAside,
   });
   sync();
   return {
     open: () => [...shown.keys()],
     dispose() {
+      room.dispose();
       offShell();
       offStore();
     },

@@ -11,6 +11,7 @@ import { waitFor } from "@yui/mod-kit/testing";
 import type { ShellToHost } from "../../shell/contract.ts";
 import type { BodyTimings } from "../../src/body/machine.ts";
 import type { World } from "../../src/body/world.ts";
+import { desktopSettingsKey } from "../../src/protocol/body.ts";
 import { type Host, startHost } from "../server/server.ts";
 import { bridgeClient } from "../server/testing.ts";
 import { createDesktopBodies, type DesktopBodiesOptions } from "./body.ts";
@@ -43,6 +44,8 @@ export interface BodyHost {
 export async function startBodyHost(timings: Partial<BodyTimings>, presetId = "yui"): Promise<BodyHost> {
   const dataDir = mkdtempSync(join(tmpdir(), "yui-body-host-"));
   const host = await startHost({ port: 0, dataDir, env: {}, browserCommands: false });
+  // Her window as BODY_WINDOW says (scale 1), and still unless a caller moves her.
+  host.store.set(desktopSettingsKey(presetId), { scale: 1, wander: false }, "test");
   const listeners = new Set<(m: ShellToHost) => void>();
   let placed: { x: number; y: number } = { x: BODY_WINDOW.x, y: BODY_WINDOW.y };
   const shell: DesktopBodiesOptions["shell"] = {

@@ -8,6 +8,8 @@ const GONE = new Set([3 /* BadWindow */, 9 /* BadDrawable */]);
 const LAST_PREDEFINED_ATOM = 68;
 /** RandR's GetMonitors (1.5), which the package does not pack. */
 const RR_GET_MONITORS = 42;
+/** MIT-SCREEN-SAVER's QueryInfo. */
+const SAVER_QUERY_INFO = 1;
 /** How long the server has to accept the connection. */
 const CONNECT_MS = 5_000;
 /** GetProperty's length limit, in 4-byte units: more than any window property the model reads. */
@@ -47,6 +49,13 @@ export interface XConnection {
   select(wid: number, mask: number): Promise<boolean>;
   /** RandR 1.5's active monitors, or null when the server has no RandR 1.5. */
   monitors(): Promise<RawMonitor[] | null>;
+  /**
+   * How long ago the user's last input was, in ms (MIT-SCREEN-SAVER's QueryInfo, what `xprintidle` reads), or null
+   * when the server has no such extension.
+   */
+  idleMs(): Promise<number | null>;
+  /** Where the pointer is on the root window. */
+  pointer(): Promise<{ x: number; y: number }>;
   /** A round trip: every event the server sent before it has been handed to `onEvent` when it resolves. */
   sync(): Promise<void>;
   onEvent(fn: (e: XEvent) => void): void;
@@ -132,6 +141,7 @@ function wrap(X: XClient, root: number, screen: { width: number; height: number 
   });
   X.on("end", () => lose(new Error("the X server closed the connection")));
   let randr: Promise<{ majorOpcode: number } | null> | undefined;
+  let saver: Promise<number | null> | undefined;
   const useRandr = () => {
     randr ??= new Promise((resolve) =>
       X.require("randr", (err, ext) => {
@@ -185,6 +195,17 @@ function wrap(X: XClient, root: number, screen: { width: number; height: number 
       if (!ext) return null;
       return ask<RawMonitor[]>((cb) => getMonitors(X, ext.majorOpcode, root, cb));
     },
+    async idleMs() {
+      saver ??= ask<{ present: number; majorOpcode: number }>((cb) =>
+        X.QueryExtension("MIT-SCREEN-SAVER", cb),
+      ).then((e) => (e.present ? e.majorOpcode : null));
+      const opcode = await saver;
+      return opcode === null ? null : ask<number>((cb) => queryIdle(X, opcode, root, cb));
+    },
+    async pointer() {
+      const p = await ask<{ rootX: number; rootY: number }>((cb) => X.QueryPointer(root, cb));
+      return { x: p.rootX, y: p.rootY };
+    },
     sync: () => X.sync(),
     onEvent: (fn) => X.on("event", fn),
     onLost(fn) {
@@ -232,6 +253,28 @@ function getMonitors(
       }
       return out;
     },
+    cb as (err: XProtocolError | null, v: unknown) => boolean,
+  ];
+  X.pack_stream.submit(true);
+}
+
+/** MIT-SCREEN-SAVER's QueryInfo(drawable): the reply's ms-since-user-input, packed as the extension describes it. */
+function queryIdle(
+  X: XClient,
+  opcode: number,
+  root: number,
+  cb: (err: XProtocolError | null, v: number) => boolean,
+): void {
+  const b = Buffer.alloc(8);
+  b.writeUInt8(opcode, 0);
+  b.writeUInt8(SAVER_QUERY_INFO, 1);
+  b.writeUInt16LE(2, 2);
+  b.writeUInt32LE(root >>> 0, 4);
+  X.seq_num++;
+  X.pack_stream.put(b);
+  // The reply after its first 8 bytes: saver window, ms until the saver, ms since the user's last input, ...
+  X.replies[X.seq_num] = [
+    (buf: Buffer) => buf.readUInt32LE(8),
     cb as (err: XProtocolError | null, v: unknown) => boolean,
   ];
   X.pack_stream.submit(true);

@@ -263,6 +263,34 @@ describe("a watch kept current by X events", () => {
   });
 });
 
+describe("the user at the computer, over the same connection", () => {
+  it("reads the user's idle time and the pointer (no connection: unknown), and no process is started", async () => {
+    const desktop = x11Desktop(s.display);
+    expect(await desktop.input.idleMs()).toBeNull();
+    expect(await desktop.input.pointer()).toBeNull();
+    const watch = desktop.watch(() => {});
+    const spawns = countSpawns();
+    try {
+      await s.x("xdotool", ["mousemove", "345", "678"]);
+      expect(await desktop.input.pointer()).toEqual({ x: 345, y: 678 });
+      const fresh = await desktop.input.idleMs();
+      expect(fresh).not.toBeNull();
+      expect(fresh!).toBeLessThan(2_000);
+      // Idle grows while nobody touches anything, and a new input starts it again.
+      await new Promise((r) => setTimeout(r, 1_200));
+      const later = (await desktop.input.idleMs())!;
+      expect(later).toBeGreaterThanOrEqual(1_000);
+      await s.x("xdotool", ["mousemove", "350", "680"]);
+      expect((await desktop.input.idleMs())!).toBeLessThan(later);
+    } finally {
+      spawns.stop();
+      watch.stop();
+    }
+    // The test's own xdotool calls are every process there was.
+    expect(spawns.argv.map((a) => a[0])).toEqual(["xdotool", "xdotool"]);
+  });
+});
+
 describe("without an X server", () => {
   it("a display nobody serves: the watch says so, refresh() answers, nothing is told", async () => {
     const errors: unknown[] = [];

@@ -370,6 +370,14 @@ export interface X11Desktop {
    * connection opens with the first watch and closes when the last one stops.
    */
   watch(onChange: (world: World) => void): WorldWatcher;
+  /** The user's input as the watches' connection reads it (one request each; null with no connection open). */
+  input: UserInput;
+}
+
+/** The user at the computer: how long since their last input (ms) and where the pointer is, when known. */
+export interface UserInput {
+  idleMs(): Promise<number | null>;
+  pointer(): Promise<{ x: number; y: number } | null>;
 }
 
 export interface X11DesktopOptions {
@@ -407,7 +415,16 @@ export function x11Desktop(display: string, opts: X11DesktopOptions = {}): X11De
     });
     return s;
   };
+  /** A request on the open connection, or null (no connection, or it failed). */
+  const onLive = async <T>(fn: (x: XConnection) => Promise<T>): Promise<T | null> => {
+    const s = await session;
+    return s ? fn(s.x).catch(() => null) : null;
+  };
   return {
+    input: {
+      idleMs: () => onLive((x) => x.idleMs()),
+      pointer: () => onLive((x) => x.pointer()),
+    },
     watch(onChange) {
       // Each watch is told each world once: the first either by the model's first reading or, joining a
       // model already read, by its current world.

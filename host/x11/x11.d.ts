@@ -73,6 +73,8 @@ declare module "x11" {
     QueryTree(wid: number, cb: XCallback<{ root: number; parent: number; children: number[] }>): void;
     ChangeWindowAttributes(wid: number, values: { eventMask?: number }, cb?: XCallback<undefined>): void;
     require(ext: "randr", cb: (err: Error | null, ext: RandrExt) => void): void;
+    QueryExtension(name: string, cb: XCallback<{ present: number; majorOpcode: number }>): void;
+    QueryPointer(wid: number, cb: XCallback<{ rootX: number; rootY: number; sameScreen: number }>): void;
     sync(): Promise<void>;
     on(ev: "event", cb: (e: XEvent) => void): void;
     on(ev: "error", cb: (e: Error) => void): void;

@@ -64,6 +64,8 @@ const EVERY_HOST_MESSAGE: { [K in HostToShell["type"]]: Extract<HostToShell, { t
   open: OPEN,
   close: { type: "close", id: "yui" },
   move: { type: "move", id: "yui", x: 10, y: 20 },
+  resize: { type: "resize", id: "yui", width: 198, height: 308 },
+  above: { type: "above", id: "yui", above: false },
   title: { type: "title", id: "yui", title: "Yui-chan" },
   "click-through": { type: "click-through", id: "yui", enabled: false },
   input: { type: "input", id: "yui" },

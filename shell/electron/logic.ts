@@ -12,6 +12,7 @@ import {
   herMenu as coreHerMenu,
   newState as coreNewState,
   onContextMenu as coreOnContextMenu,
+  onFocus as coreOnFocus,
   onHost as coreOnHost,
   onHostLine as coreOnHostLine,
   onLoaded as coreOnLoaded,
@@ -244,6 +245,9 @@ export const onContextMenu = (state: ShellState, id: string, x: number, y: numbe
 /** The user closed a window (not the host): forget it and tell the host. */
 export const onUserClosed = (state: ShellState, id: string): Action[] =>
   electron(state, coreOnUserClosed(state, id));
+/** An ordinary window got or lost the focus: the host hears it (the characters make room for it). */
+export const onFocus = (state: ShellState, id: string, focused: boolean): Action[] =>
+  electron(state, coreOnFocus(state, id, focused));
 /** The monitors changed: the host hears them, windows off every work area move back. */
 export const onMonitors = (
   state: ShellState,

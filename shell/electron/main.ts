@@ -34,6 +34,7 @@ import {
   monitorsFromDisplays,
   newState,
   onContextMenu,
+  onFocus,
   onHostLine,
   onHover,
   onLoaded,
@@ -137,6 +138,23 @@ function apply(actions: Action[]): void {
         else win?.setPosition(Math.round(a.x), Math.round(a.y));
         break;
       }
+      case "resize": {
+        const win = windows.get(a.id);
+        if (!win) break;
+        // Her bottom-centre stays where it is; the new size is the one setBounds keeps from now on.
+        const b = win.getBounds();
+        const size = { width: Math.round(a.width), height: Math.round(a.height) };
+        sizes.set(a.id, size);
+        win.setBounds({
+          x: Math.round(b.x + (b.width - size.width) / 2),
+          y: b.y + b.height - size.height,
+          ...size,
+        });
+        break;
+      }
+      case "above":
+        windows.get(a.id)?.setAlwaysOnTop(a.above, "floating");
+        break;
       case "title":
         windows.get(a.id)?.setTitle(a.title);
         break;
@@ -280,6 +298,9 @@ function create(a: Extract<Action, { do: "create" }>): void {
   };
   win.on("move", moved);
   win.on("resize", moved);
+  // An ordinary window's focus: the characters make room for it while it has it (the host decides).
+  win.on("focus", () => apply(onFocus(state, id, true)));
+  win.on("blur", () => apply(onFocus(state, id, false)));
   win.on("show", () => {
     if (mine()) send({ type: "mapped", ...geometryOf(id, win) });
   });

@@ -17,6 +17,7 @@ import { startDesktop } from "../../host/desktop/desktop.ts";
 import { type ShellProcess, spawnShell } from "../../host/desktop/shell-process.ts";
 import { type Host, startHost } from "../../host/server/server.ts";
 import { closePet, openPet, savePreset } from "../../src/app/presets/presets.ts";
+import { desktopSettingsKey } from "../../src/protocol/body.ts";
 import { characterPreset } from "../../src/protocol/preset.ts";
 import {
   chatStream,
@@ -87,9 +88,9 @@ function onHer(shot: Screenshot, w: { x: number; y: number; w: number; h: number
   return [Math.round((best[0] + best[1]) / 2), y];
 }
 
-// Her window's first place on this 1280×800 screen: bottom right of the work area (desktop.ts initialPlace),
-// and Mio's (the second window) to her left.
-const START = { x: 1280 - 360 - 16, y: 800 - 560 - 16 };
+// Her window's first place on this 1280×800 screen: bottom right of the work area, standing on its floor
+// (desktop.ts initialPlace), and Mio's (the second window) to her left. Both at scale 1 (360×560: beforeAll).
+const START = { x: 1280 - 360 - 16, y: 800 - 560 };
 const MIO_START = { x: 1280 - 2 * 360 - 2 * 16, y: START.y };
 /** A point of the xterm beside both windows (above them). */
 const ON_XTERM: [number, number] = [700, 120];
@@ -187,6 +188,9 @@ beforeAll(async () => {
   delete env.OPENAI_API_KEY;
   host = await startHost({ port: 0, dataDir, env, browserCommands: false });
   savePreset(host.store, preset("yui", "Yui"));
+  // Both characters at scale 1 (360×560), the size these tests measure her in, and still unless moved.
+  for (const id of ["yui", "mio"])
+    host.store.set(desktopSettingsKey(id), { scale: 1, wander: false }, "test");
   // YUI_SHELL_DEBUG=1 shows the shell's log and the pages' consoles.
   shell = spawnShell({ env, log: (l) => env.YUI_SHELL_DEBUG && process.stderr.write(`${l}\n`) });
   shell.on((m) => messages.push(m));

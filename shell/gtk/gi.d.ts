@@ -192,8 +192,12 @@ declare module "gi://Gtk?version=3.0" {
       present_with_time(time: number): void;
       get_position(): [number, number];
       get_size(): [number, number];
+      resize(width: number, height: number): void;
       begin_move_drag(button: number, rootX: number, rootY: number, time: number): void;
-      connect(signal: "configure-event" | "map-event" | "delete-event", f: () => boolean): number;
+      connect(
+        signal: "configure-event" | "map-event" | "delete-event" | "focus-in-event" | "focus-out-event",
+        f: () => boolean,
+      ): number;
     }
     class MenuItem extends Widget {
       constructor(p?: { label: string });

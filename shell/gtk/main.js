@@ -18,6 +18,7 @@ import {
   newState,
   onCompositor,
   onContextMenu,
+  onFocus,
   onHostLine,
   onLoaded,
   onMonitors,
@@ -258,6 +259,12 @@ function apply(actions, ev) {
       case "position":
         e?.win.move(a.x, a.y);
         break;
+      case "resize":
+        if (e) resize(e, a.width, a.height);
+        break;
+      case "above":
+        e?.win.set_keep_above(a.above);
+        break;
       case "title":
         e?.win.set_title(a.title);
         break;
@@ -340,6 +347,20 @@ function grantMicrophone(view) {
     log(`microphone ${ok ? "granted" : "refused"} to ${page}`);
     return true;
   });
+}
+
+/**
+ * A new size for her window (her scale), its bottom-centre kept where it is; the page's stage follows the new size.
+ * @param {Widgets} e
+ * @param {number} width
+ * @param {number} height
+ */
+function resize(e, width, height) {
+  const [x, y] = e.win.get_position();
+  const [w, h] = e.win.get_size();
+  e.win.set_default_size(width, height);
+  e.win.resize(width, height);
+  e.win.move(Math.round(x + (w - width) / 2), y + h - height);
 }
 
 /**
@@ -474,6 +495,15 @@ function followWindow(id, entry) {
     const w = state.windows.get(id);
     if (w) apply(shapeActions(id, w));
     send({ type: "mapped", id, ...geometry(entry) });
+    return false;
+  });
+  // An ordinary window's keyboard focus: the characters make room for it while it has it (the host decides).
+  win.connect("focus-in-event", () => {
+    apply(onFocus(state, id, true));
+    return false;
+  });
+  win.connect("focus-out-event", () => {
+    apply(onFocus(state, id, false));
     return false;
   });
   win.connect("delete-event", () => {

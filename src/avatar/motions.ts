@@ -500,6 +500,41 @@ export const POSTURE_CLIPS: Readonly<Record<string, PostureClip>> = {
       head: hold(1.6, [8, 0, 6]),
     },
   },
+  /**
+   * Her landing after a fall (the body's `fall: "landing"`): knees give, arms out for balance, and up again. While
+   * she falls she dangles (the dangle clip).
+   */
+  land: {
+    duration: 0.3,
+    loop: false,
+    still: 0.12,
+    hipsRelative: true,
+    bones: {
+      leftUpperLeg: [
+        [0.12, [-45, 0, 3]],
+        [0.3, [0, 0, 0]],
+      ],
+      rightUpperLeg: [
+        [0.12, [-45, 0, -3]],
+        [0.3, [0, 0, 0]],
+      ],
+      leftLowerLeg: [
+        [0.12, [75, 0, 0]],
+        [0.3, [0, 0, 0]],
+      ],
+      rightLowerLeg: [
+        [0.12, [75, 0, 0]],
+        [0.3, [0, 0, 0]],
+      ],
+      leftUpperArm: [[0.12, [0, -6, -40]]],
+      rightUpperArm: [[0.12, [0, 6, 40]]],
+      spine: [[0.12, [12, 0, 0]]],
+    },
+    hipsOffset: [
+      [0.12, [0, -0.16, 0]],
+      [0.3, [0, 0, 0]],
+    ],
+  },
   /** From standing onto the bed behind her: sits on its edge, then lies down on her side. Ends lying. */
   lie_down: {
     duration: LIE_DOWN_S,

@@ -18,6 +18,9 @@ describe("postureShow", () => {
       [{ posture: "peeking", peek: "right" }, "peek_right"],
       [{ posture: "dragging" }, "dangle"],
       [{ posture: "lying" }, "sleep"],
+      // A fall after the user let go of her: she dangles, then lands.
+      [{ posture: "standing", moving: true, fall: "falling" }, "dangle"],
+      [{ posture: "standing", moving: true, fall: "landing" }, "land"],
     ];
     for (const [s, clip] of table) expect(postureShow(at(s)).clip, JSON.stringify(s)).toBe(clip);
   });

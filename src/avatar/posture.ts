@@ -7,7 +7,7 @@
 import type { BodyEvent } from "../protocol/body.ts";
 
 /** The fields of the body's event the stage plays (the presetId and occlusion are the page's). */
-export type PostureState = Pick<BodyEvent, "posture" | "peek" | "bed" | "moving" | "facing">;
+export type PostureState = Pick<BodyEvent, "posture" | "peek" | "bed" | "moving" | "facing" | "fall">;
 
 /** Standing still, no bed: her idle life. */
 export const STANDING: PostureState = {
@@ -68,8 +68,10 @@ export function showsAtOnce(prev: PostureShow, next: PostureShow): boolean {
   );
 }
 
-/** The clip of a posture outside the bed's phases. */
+/** The clip of a posture outside the bed's phases: a fall dangles, then lands. */
 function clipOf(s: PostureState): string | null {
+  if (s.fall === "falling") return "dangle";
+  if (s.fall === "landing") return "land";
   switch (s.posture) {
     case "walking":
       return s.facing < 0 ? "walk_left" : s.facing > 0 ? "walk_right" : "walk";

@@ -153,11 +153,12 @@ export interface Stage {
 
 /**
  * What the stage hands its owner besides cues and the mouth (the desktop view, docs/desktop.md): her frames as
- * they are drawn and her silhouette in them, her body's posture, whether her window is covered, reduced motion.
+ * they are drawn and her silhouette in them, her body's posture, whether her window is covered, reduced motion,
+ * and where she looks (the pointer she watches on her own, docs/body.md).
  */
 export type StageHandle = Pick<
   Stage,
-  "onFrame" | "silhouette" | "setPosture" | "setOccluded" | "setReducedMotion"
+  "onFrame" | "silhouette" | "setPosture" | "setOccluded" | "setReducedMotion" | "setPointer"
 >;
 
 /** The options with their defaults filled in. */

@@ -81,20 +81,23 @@ async function step(clock: ManualClock, ms: number) {
 }
 
 describe("sit_on_window", () => {
-  it("walks along the floor, climbs to the edge and sits: ok, perched on that window", async () => {
+  it("walks along the floor to the window's nearer side, climbs it, walks along the top and sits: ok, perched", async () => {
     const { clock, body } = setup();
     const r = track(body.act({ action: "sit_on_window", app: "xterm" }));
-    // walk 1000 → 500 (500 ms), then climb 1160 → 400 (760 ms)
-    await step(clock, 250);
+    // Her way from x 1000: walk to the right side (800 + 10 % of her 200 px: 820, 180 ms), climb 1160 → 400
+    // (760 ms), walk along the top 820 → 500 (320 ms).
+    await step(clock, 100);
     expect(body.snapshot()).toMatchObject({
       posture: "walking",
       moving: true,
-      position: { x: 750, y: 1160 },
+      position: { x: 900, y: 1160 },
     });
-    await step(clock, 500);
-    expect(body.snapshot()).toMatchObject({ posture: "climbing", position: { x: 500, y: 910 } });
+    await step(clock, 400);
+    expect(body.snapshot()).toMatchObject({ posture: "climbing", position: { x: 820, y: 840 } });
+    await step(clock, 600);
+    expect(body.snapshot()).toMatchObject({ posture: "walking", position: { x: 660, y: 400 } });
     expect(r.value).toBeUndefined();
-    await step(clock, 510);
+    await step(clock, 160);
     expect(r.value).toBe("ok");
     expect(body.snapshot()).toMatchObject({
       posture: "sitting",
@@ -168,14 +171,20 @@ describe("the perch follows its window or ends", () => {
     body.setWorld(world(win("0x9", "XClock", 650, 350, 100, 100), XTERM));
     expect(body.snapshot()).toMatchObject({ posture: "sitting", perch: { windowId: "0x1" } });
   });
-  it("stand gets her down", async () => {
+  it("stand gets her down along the top to the nearer side and down it", async () => {
     const { clock, body } = await perched();
     expect(await body.act({ action: "stand" })).toBe("ok");
-    await step(clock, 760);
+    // 500 → 180 along the top (320 ms), 400 → 1160 down the left side (760 ms).
+    await step(clock, 300);
+    expect(body.snapshot()).toMatchObject({ posture: "walking", perch: null, position: { x: 200, y: 400 } });
+    await step(clock, 400);
+    expect(body.snapshot()).toMatchObject({ posture: "climbing", position: { x: 180, y: 780 } });
+    await step(clock, 380);
     expect(body.snapshot()).toMatchObject({
       posture: "standing",
       perch: null,
-      position: { x: 500, y: 1160 },
+      moving: false,
+      position: { x: 180, y: 1160 },
     });
   });
 });
@@ -390,15 +399,25 @@ describe("the bed cycle", () => {
     void body.act({ action: "sit_on_window", app: "XTerm" });
     await step(clock, 5000);
     const r = track(body.act({ action: "go_to_bed" }));
-    expect(body.snapshot()).toMatchObject({ posture: "climbing", perch: null, bed: null });
-    await step(clock, 300);
+    expect(body.snapshot()).toMatchObject({ posture: "walking", perch: null, bed: null });
+    // Along the top to the left side (320 ms), then down it.
+    await step(clock, 400);
+    expect(body.snapshot()).toMatchObject({ posture: "climbing", position: { x: 180, y: 480 } });
     body.poke();
     await flush();
     expect(r.value).toBe("interrupted");
-    const ok = track(body.act({ action: "go_to_bed" }));
+    // Stopped on the side of the window, she drops to the floor.
+    expect(body.snapshot()).toMatchObject({ posture: "standing", fall: "falling" });
     await step(clock, 1000);
+    expect(body.snapshot()).toMatchObject({
+      posture: "standing",
+      moving: false,
+      position: { x: 180, y: 1160 },
+    });
+    const ok = track(body.act({ action: "go_to_bed" }));
+    await step(clock, 100);
     expect(ok.value).toBe("ok");
-    expect(body.snapshot()).toMatchObject({ posture: "lying", position: { x: 500, y: 1160 } });
+    expect(body.snapshot()).toMatchObject({ posture: "lying", position: { x: 180, y: 1160 } });
   });
   it("unsupported where the bed scene cannot start (reduced motion)", async () => {
     const { body } = setup({ reducedMotion: true });
@@ -409,5 +428,218 @@ describe("the bed cycle", () => {
     const { body } = await asleep();
     body.dragStart();
     expect(body.snapshot()).toMatchObject({ bed: null, posture: "dragging" });
+  });
+});
+
+describe("gravity: she ends on a surface", () => {
+  // 5000 px/s²: a drop of d px takes sqrt(2d/5000) s; her landing 300 ms.
+  const fallMs = (d: number) => Math.sqrt((2 * d) / DEFAULT_TIMINGS.fallPxPerS2) * 1000;
+
+  it("let go in mid-air with nothing below, she falls to the floor, quicker and quicker, and lands", async () => {
+    const { clock, body } = setup();
+    body.dragStart();
+    body.dragEnd({ x: 1000, y: 360 });
+    expect(body.snapshot()).toMatchObject({ posture: "standing", moving: true, fall: "falling" });
+    const t = fallMs(800);
+    // Half the time, a quarter of the way.
+    await step(clock, t / 2);
+    expect(body.snapshot().position.y).toBeCloseTo(360 + 800 / 4, 0);
+    await step(clock, t / 2 + 1);
+    expect(body.snapshot()).toMatchObject({ fall: "landing", position: { x: 1000, y: 1160 } });
+    await step(clock, DEFAULT_TIMINGS.landMs);
+    expect(body.snapshot()).toMatchObject({ posture: "standing", moving: false, fall: null, perch: null });
+  });
+
+  it("let go above a window, she lands on its top edge and sits there", async () => {
+    const { clock, body } = setup();
+    body.dragStart();
+    body.dragEnd({ x: 500, y: 250 });
+    await step(clock, fallMs(150) + DEFAULT_TIMINGS.landMs + 1);
+    expect(body.snapshot()).toMatchObject({
+      posture: "sitting",
+      moving: false,
+      position: { x: 500, y: 400 },
+      perch: { windowId: "0x1", x: 500 },
+    });
+  });
+
+  it("the highest free edge below her wins; a covered one is passed by", async () => {
+    const low = win("0x2", "Low", 300, 900, 500, 100);
+    const cover = win("0x3", "Cover", 450, 380, 200, 60);
+    const { clock, body } = setup({ windows: [cover, XTERM, low] });
+    body.dragStart();
+    // Over the covered part of the xterm's edge: she falls past it onto the lower window.
+    body.dragEnd({ x: 550, y: 200 });
+    await step(clock, 2000);
+    expect(body.snapshot()).toMatchObject({ posture: "sitting", perch: { windowId: "0x3" } });
+    body.dragStart();
+    body.dragEnd({ x: 350, y: 200 });
+    await step(clock, 2000);
+    expect(body.snapshot()).toMatchObject({ posture: "sitting", perch: { windowId: "0x1", x: 350 } });
+    body.dragStart();
+    body.dragEnd({ x: 720, y: 500 });
+    await step(clock, 2000);
+    expect(body.snapshot()).toMatchObject({ posture: "sitting", perch: { windowId: "0x2", x: 720 } });
+  });
+
+  it("let go below the floor or off the screen, she is put back on it at once", async () => {
+    const { body } = setup();
+    body.dragStart();
+    body.dragEnd({ x: 5000, y: 1190 });
+    // The nearest monitor is the right one: her head inside its work area, her feet on its floor.
+    expect(body.snapshot()).toMatchObject({ posture: "standing", moving: false, fall: null });
+    expect(body.snapshot().position).toEqual({ x: 3200 - 30, y: 1024 });
+  });
+
+  it("after a peek, stand drops her from the window's bottom to the floor", async () => {
+    const { clock, body } = setup();
+    const r = track(body.act({ action: "peek", side: "left" }));
+    await step(clock, 5000);
+    expect(r.value).toBe("ok");
+    expect(body.snapshot().position).toEqual({ x: 100, y: 800 });
+    expect(await body.act({ action: "stand" })).toBe("ok");
+    await step(clock, fallMs(360) + DEFAULT_TIMINGS.landMs + 1);
+    expect(body.snapshot()).toMatchObject({ posture: "standing", peek: null, position: { x: 100, y: 1160 } });
+  });
+
+  it("a fall toward a window that leaves meanwhile goes on to the floor", async () => {
+    const { clock, body } = setup();
+    body.dragStart();
+    body.dragEnd({ x: 500, y: 250 });
+    body.setWorld(world());
+    await step(clock, 3000);
+    expect(body.snapshot()).toMatchObject({
+      posture: "standing",
+      moving: false,
+      position: { x: 500, y: 1160 },
+    });
+  });
+
+  it("settle() puts her on the surface under her at once: a remembered place on a window's edge", () => {
+    const clock = new ManualClock();
+    const body = new BodyMachine({
+      clock,
+      settings: { wakeTimeoutMs: () => 1000, reducedMotion: () => false },
+      world: world(XTERM),
+      start: { x: 400, y: 400 },
+      timings: TIMINGS,
+      perch: { strip: 4, width: 100 },
+      body: { width: 200, height: 360 },
+    });
+    body.settle();
+    expect(body.snapshot()).toMatchObject({
+      posture: "sitting",
+      moving: false,
+      perch: { windowId: "0x1", x: 400 },
+    });
+  });
+});
+
+describe("on screen, always", () => {
+  it("peeking at a window at the screen's left edge keeps her head on the work area", async () => {
+    const { clock, body } = setup({ windows: [win("0x1", "XTerm", 20, 100, 600, 300)] });
+    const r = track(body.act({ action: "peek", side: "left" }));
+    await step(clock, 5000);
+    expect(r.value).toBe("ok");
+    // Her head (30 % of her 200 px window) inside: x at least 30; her head below the top: feet at least 4 + 349.
+    expect(body.snapshot().position).toEqual({ x: 30, y: 400 });
+  });
+
+  it("a monitor gone from under her: she drops onto the floor of the one left", async () => {
+    const { clock, body } = setup();
+    body.dragStart();
+    body.dragEnd({ x: 2500, y: 1024 });
+    body.setWorld({ windows: [XTERM], monitors: [MONS[0]!] });
+    expect(body.snapshot()).toMatchObject({ fall: "falling", position: { x: 1920 - 30, y: 1024 } });
+    await step(clock, 1000);
+    expect(body.snapshot()).toMatchObject({ moving: false, position: { x: 1920 - 30, y: 1160 } });
+  });
+});
+
+describe("her own moves give way", () => {
+  it("a walk of her own along the floor: any gesture stops it at once and runs as if she stood still", async () => {
+    const { clock, body } = setup();
+    expect(body.ownMove({ kind: "walk", x: 1400 })).toBe(true);
+    await step(clock, 100);
+    expect(body.snapshot()).toMatchObject({
+      posture: "walking",
+      moving: true,
+      position: { x: 1100, y: 1160 },
+    });
+    // Not busy: her walk stops where she is, and the gesture's own way starts from there.
+    const r = track(body.act({ action: "move_to", spot: "bottom_left" }));
+    await step(clock, 1);
+    expect(body.snapshot().position.x).toBeLessThan(1100);
+    await step(clock, 2000);
+    expect(r.value).toBe("ok");
+    expect(body.snapshot().position).toEqual({ x: 100, y: 1160 });
+  });
+
+  it("stand during a walk of her own answers ok and she stays where she stopped", async () => {
+    const { clock, body } = setup();
+    body.ownMove({ kind: "walk", x: 1400 });
+    await step(clock, 200);
+    expect(await body.act({ action: "stand" })).toBe("ok");
+    expect(body.snapshot()).toMatchObject({
+      posture: "standing",
+      moving: false,
+      position: { x: 1200, y: 1160 },
+    });
+  });
+
+  it("sitting on a window of her own: up its side onto the top edge; stopped on the side, she drops down", async () => {
+    const { clock, body } = setup();
+    expect(body.ownMove({ kind: "sit", windowId: "0x1", x: 700 })).toBe(true);
+    await step(clock, 180 + 760 + 120 + 1);
+    expect(body.snapshot()).toMatchObject({ posture: "sitting", perch: { windowId: "0x1", x: 700 } });
+    // A walk of her own along the edge she sits on: she sits again further along.
+    expect(body.ownMove({ kind: "walk", x: 400 })).toBe(true);
+    await step(clock, 150);
+    expect(body.snapshot()).toMatchObject({ posture: "walking", position: { x: 550, y: 400 } });
+    await step(clock, 151);
+    expect(body.snapshot()).toMatchObject({ posture: "sitting", perch: { x: 400 } });
+    // Down again, then up once more, stopped half way up the side: she falls to the floor.
+    expect(await body.act({ action: "stand" })).toBe("ok");
+    await step(clock, 5000);
+    body.ownMove({ kind: "sit", windowId: "0x1", x: 400 });
+    await step(clock, 400);
+    expect(body.snapshot().posture).toBe("climbing");
+    body.stopOwn();
+    expect(body.snapshot().fall).toBe("falling");
+    await step(clock, 2000);
+    expect(body.snapshot()).toMatchObject({ posture: "standing", moving: false, position: { y: 1160 } });
+  });
+
+  it("a gesture stops a sit of her own half way up: sit_on_window is not busy", async () => {
+    const { clock, body } = setup();
+    body.ownMove({ kind: "sit", windowId: "0x1", x: 700 });
+    await step(clock, 500);
+    expect(body.snapshot().posture).toBe("climbing");
+    const r = track(body.act({ action: "sit_on_window", app: "XTerm" }));
+    await step(clock, 5000);
+    expect(r.value).toBe("ok");
+    expect(body.snapshot()).toMatchObject({ posture: "sitting", perch: { x: 500 } });
+  });
+
+  it("she is not free during a gesture, a drag or the bed; a click stops a move of her own", async () => {
+    const { clock, body } = setup();
+    void body.act({ action: "move_to", spot: "bottom_left" });
+    expect(body.free()).toBe(false);
+    expect(body.ownMove({ kind: "walk", x: 1200 })).toBe(false);
+    await step(clock, 2000);
+    expect(body.free()).toBe(true);
+    body.ownMove({ kind: "walk", x: 300 });
+    await step(clock, 100);
+    body.poke();
+    expect(body.snapshot()).toMatchObject({ moving: false, position: { x: 200, y: 1160 } });
+  });
+
+  it("a new size: the spots and her share of an edge follow it", async () => {
+    const { clock, body } = setup();
+    body.resize({ width: 100, height: 180 }, { strip: 4, width: 50 });
+    const r = track(body.act({ action: "move_to", spot: "top_left" }));
+    await step(clock, 5000);
+    expect(r.value).toBe("ok");
+    expect(body.snapshot().position).toEqual({ x: 50, y: 180 });
   });
 });

@@ -143,6 +143,15 @@ export const BodyEventSchema = z.object({
   facing: z.union([z.literal(-1), z.literal(0), z.literal(1)]),
   /** Her window is fully covered by other windows (draw nothing until it is not). */
   occluded: z.boolean(),
+  /**
+   * The part of her window's height, from its bottom, not to draw (0 to 1): her window hangs lower than the edge
+   * she is on so that her head stays on screen, and what is below that edge does not show (docs/body.md).
+   */
+  clip: z.number().min(0).max(1).optional(),
+  /** Falling after the user let go of her in mid-air (or after a peek), then her landing. */
+  fall: z.enum(["falling", "landing"]).nullable().optional(),
+  /** Where the pointer is, in her window's normalized device coordinates (-1..1, y up), while she watches it. */
+  gaze: z.tuple([z.number(), z.number()]).nullable().optional(),
 });
 export type BodyEvent = z.infer<typeof BodyEventSchema>;
 export const BODY_EVENT = "yui://body";
@@ -170,3 +179,35 @@ export type BodySettingsValue = z.infer<typeof BodySettingsSchema>;
 export const DEFAULT_BODY_SETTINGS: BodySettingsValue = { wake_timeout_s: 1200, reduced_motion: false };
 /** The store key of a preset's body settings. */
 export const bodySettingsKey = (presetId: string) => `yui.${presetId}.body`;
+
+/** Her sizes as Settings and her menu offer them: her window's scale (1: 360×560 px). */
+export const SIZES = [
+  { id: "small", label: "Small", scale: 0.4 },
+  { id: "medium", label: "Medium", scale: 0.55 },
+  { id: "large", label: "Large", scale: 0.75 },
+  { id: "full", label: "Full", scale: 1 },
+] as const;
+export type SizeId = (typeof SIZES)[number]["id"];
+
+/** A character's manners on the desktop (`yui.<presetId>.desktop`): her size, and whether she moves on her own. */
+export const DesktopSettingsSchema = z.strictObject({
+  /** Her window's scale (her window, her share of an edge, her silhouette); 0.55 leaves a laptop screen usable. */
+  scale: z.number().min(0.25).max(1.5),
+  /** Now and then she does something by herself (a few steps, watching the pointer, sitting on a window). */
+  wander: z.boolean(),
+});
+export type DesktopSettingsValue = z.infer<typeof DesktopSettingsSchema>;
+export const DEFAULT_DESKTOP_SETTINGS: DesktopSettingsValue = { scale: 0.55, wander: true };
+/** The store key of a preset's desktop manners. */
+export const desktopSettingsKey = (presetId: string) => `yui.${presetId}.desktop`;
+
+/**
+ * Where a character was on the desktop, per monitor layout (`yui.<presetId>.place`, written by the host): the
+ * point under her (her window's bottom-centre standing, her seat sitting), by layout key (host/desktop/places.ts).
+ */
+export const PlaceMemorySchema = z.strictObject({
+  layouts: z.record(z.string().max(400), z.strictObject({ x: z.number(), y: z.number() })),
+});
+export type PlaceMemory = z.infer<typeof PlaceMemorySchema>;
+/** The store key of where a preset was on the desktop. */
+export const placeKey = (presetId: string) => `yui.${presetId}.place`;

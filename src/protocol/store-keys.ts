@@ -5,7 +5,13 @@
  * new row here: nothing registers keys at module load.
  */
 import { z } from "zod";
-import { BodySettingsSchema, DEFAULT_BODY_SETTINGS } from "./body.ts";
+import {
+  BodySettingsSchema,
+  DEFAULT_BODY_SETTINGS,
+  DEFAULT_DESKTOP_SETTINGS,
+  DesktopSettingsSchema,
+  PlaceMemorySchema,
+} from "./body.ts";
 import { HistorySchema } from "./history.ts";
 import { StoredKeySchema } from "./keys.ts";
 import { DEFAULT_LISTEN_SETTINGS, LISTEN_KEYS, ListenSettingsSchema } from "./listen.ts";
@@ -140,6 +146,18 @@ export const KEY_TABLE: readonly KeySpec[] = [
     schema: BodySettingsSchema,
     default: DEFAULT_BODY_SETTINGS,
     doc: "The preset's body on the desktop: the wake timeout after go_to_bed (seconds), reduced motion (no bed scene).",
+  }),
+  row({
+    pattern: "yui.<presetId>.desktop",
+    schema: DesktopSettingsSchema,
+    default: DEFAULT_DESKTOP_SETTINGS,
+    doc: "The preset's manners on the desktop: her size (scale of her window, 0.55 by default) and whether she moves on her own.",
+  }),
+  row({
+    pattern: "yui.<presetId>.place",
+    schema: PlaceMemorySchema,
+    default: { layouts: {} },
+    doc: "Where the preset's character was on the desktop, per monitor layout (written by the host; she comes back there).",
   }),
   row({
     pattern: "yui.voice",

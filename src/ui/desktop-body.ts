@@ -98,20 +98,22 @@ function followCover(bridge: BridgeClient, presetId: string, on: (occluded: bool
 }
 
 /**
- * Plays her body on the stage: for main, the host's body events (posture, cover) from `link`; for a pet, its
- * `yui://occlusion` cover; for both, reduced motion. Events that come before the stage are kept and applied
- * when `attach` hands it over.
+ * Plays her body on the stage: for main, the host's body events (posture, cover, the pointer she watches, and the
+ * part of her window not to draw) from `link`; for a pet, its `yui://occlusion` cover; for both, reduced motion.
+ * Events that come before the stage are kept and applied when `attach` hands it over with the element it fills.
  */
 export function followBody(
   ctx: ViewContext,
   presetId: string,
   role: "main" | "pet",
-): { link: BodyLink | null; attach(stage: StageHandle): void } {
+): { link: BodyLink | null; attach(stage: StageHandle, box?: HTMLElement): void; clip(): number } {
   let stage: StageHandle | null = null;
+  let box: HTMLElement | null = null;
   // Main's body: her postures from the host's events while this window holds it.
   let body: BodyEvent | null = null;
   // A pet window: whether other windows cover all of it (`yui://occlusion`; main's comes with its body).
   let petCovered = false;
+  let gazing = false;
   const apply = () => {
     if (!stage) return;
     stage.setReducedMotion(reducedMotion(ctx.kv, presetId));
@@ -119,6 +121,12 @@ export function followBody(
     if (!body) return;
     stage.setPosture(body);
     stage.setOccluded(body.occluded);
+    // The pointer she watches on her own; when she stops, she looks at the viewer again.
+    if (body.gaze) stage.setPointer(body.gaze[0], body.gaze[1]);
+    else if (gazing) stage.setPointer(null);
+    gazing = Boolean(body.gaze);
+    // Hung lower than the edge she is on (her head kept on screen): nothing of her below that edge is drawn.
+    if (box) box.style.clipPath = body.clip ? `inset(0 0 ${(body.clip * 100).toFixed(2)}% 0)` : "";
   };
   if (role === "pet")
     followCover(ctx.bridge, presetId, (on) => {
@@ -140,9 +148,11 @@ export function followBody(
   }
   return {
     link,
-    attach(s) {
+    attach(s, el) {
       stage = s;
+      box = el ?? null;
       apply();
     },
+    clip: () => body?.clip ?? 0,
   };
 }

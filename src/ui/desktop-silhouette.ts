@@ -33,15 +33,19 @@ export function followSilhouette(o: {
   shell: ShellLink;
   stage: StageArea | null;
   extra: () => (PageRect | null)[];
+  /** The part of the window's height, from its bottom, where she is not drawn (her body's clip, docs/body.md). */
+  clip?: () => number;
 }): ClickShape {
   let silhouette: PageRect[] = [];
   let note: HTMLElement | null = null;
   let lastSent = "";
   let lastSample = 0;
   const herRects = (): PageRect[] => {
-    if (silhouette.length) return silhouette;
     const r = note ? boxOf(note) : null;
-    return r ? [r] : [];
+    const rects = silhouette.length ? silhouette : r ? [r] : [];
+    // What is not drawn takes no click and drags nothing: her rectangles end at the clip's line.
+    const line = innerHeight * (1 - (o.clip?.() ?? 0));
+    return rects.flatMap(([x, y, w, h]): PageRect[] => (y >= line ? [] : [[x, y, w, Math.min(h, line - y)]]));
   };
   const report = () => {
     const her = herRects();

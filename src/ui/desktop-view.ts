@@ -40,7 +40,7 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     signals: role === "main",
     avatarExecutor: link ? () => link.executor() : undefined,
   });
-  panel.stage?.onReady(body.attach);
+  panel.stage?.onReady((stage) => body.attach(stage, panel.parts.stageBox));
   const bubble = bubbleElement(() => shape.report());
   const box = h("div", { class: "desktop", "data-testid": "desktop" }, bubble.el, panel.el);
   root.append(box);
@@ -68,6 +68,7 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
       input.isOpen() ? boxOf(panel.parts.form) : null,
       boxOf(panel.parts.listenBadge),
     ],
+    clip: body.clip,
   });
   shape.report();
 }

@@ -1,6 +1,7 @@
 /**
  * Settings → Her body on the desktop, for the selected character (docs/body.md): how long she sleeps after
- * go_to_bed before she wakes on her own, and reduced motion (no bed scene: go_to_bed answers unsupported).
+ * go_to_bed before she wakes on her own, reduced motion (no bed scene: go_to_bed answers unsupported), and her
+ * manners (manners.ts: her size, whether she moves on her own).
  */
 import { getPreset } from "../../app/presets/presets.ts";
 import {
@@ -10,6 +11,7 @@ import {
   DEFAULT_BODY_SETTINGS,
 } from "../../protocol/body.ts";
 import { h, replace } from "../dom.ts";
+import { mannersRows } from "./manners.ts";
 import { field, type Section, type SettingsScreen, sectionCard } from "./shared.ts";
 
 /** The stored settings of a character, or the defaults. */
@@ -57,6 +59,7 @@ export function mountBody(s: SettingsScreen): Section {
       h("h2", {}, `${p.name} on the desktop`),
       field("Wakes up after (minutes)", minutes, "How long she sleeps after the backend puts her to bed."),
       h("label", { class: "check" }, reduced, " Reduced motion (no bed scene)"),
+      ...mannersRows(kv, p.id),
     );
   };
   return { card, render };
