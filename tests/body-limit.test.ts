@@ -15,6 +15,8 @@ import { freePort, waitFor } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectHostBridge, type HostBridge } from "../host/chat/host-bridge.ts";
 import { type BodyHost, startBodyHost } from "../host/desktop/testing.ts";
+import { writeHostSecret } from "../host/launch-secret.ts";
+import { secretHeaders } from "../host/server/testing.ts";
 import { nodeConnect } from "../host/push-socket.ts";
 import { createIngressClient } from "../Mods/avatar/src/ingress-client.ts";
 import { buildServer } from "../Mods/avatar/src/server.ts";
@@ -85,7 +87,7 @@ function mainTools() {
 
 beforeAll(async () => {
   body = await startBodyHost(TIMINGS);
-  bridge = await connectHostBridge(body.host.url);
+  bridge = await connectHostBridge(body.host.url, { headers: secretHeaders(body.host) });
   backend = await startScriptedBackend();
 });
 afterAll(async () => {
@@ -193,6 +195,8 @@ describe("body_action past the body's limit answers timeout and she stops where 
       { body: chatStream({ text: ["I stopped."] }) },
     );
     const dataDir = mkdtempSync(join(tmpdir(), "yui-body-limit-"));
+    // The host's secret where `yui chat` looks for it: its own data directory (a command of the user's).
+    writeHostSecret(dataDir, body.host.port, body.host.secret);
     try {
       const r = await runYui(
         [

@@ -112,16 +112,19 @@ async function listed(title: string): Promise<boolean> {
   return text(await call("list_perch_targets")).includes(`"title":"${title}"`);
 }
 async function closeAll(cls: string): Promise<void> {
-  const ids = (await x.x("xdotool", ["search", "--class", `^${cls}$`]).catch(() => ""))
-    .split("\n")
-    .filter(Boolean);
-  for (const id of ids) await x.x("xdotool", ["windowkill", id]).catch(() => {});
+  // Searched and killed again on every poll: `xdotool search` ends in error (and finds nothing) when a window
+  // it walks goes away under it, as a chat window closed just before does.
   await waitFor(
     `no ${cls}`,
-    async () =>
-      !text(await call("list_perch_targets"))
+    async () => {
+      const ids = (await x.x("xdotool", ["search", "--class", `^${cls}$`]).catch(() => ""))
+        .split("\n")
+        .filter(Boolean);
+      for (const id of ids) await x.x("xdotool", ["windowkill", id]).catch(() => {});
+      return !text(await call("list_perch_targets"))
         .toLowerCase()
-        .includes(cls),
+        .includes(cls);
+    },
     20_000,
   );
 }
@@ -585,7 +588,7 @@ async function dragHerTo(to: { x: number; y: number }): Promise<void> {
 }
 /** Her body's events as her page hears them (a bridge connection of the test's). */
 async function bodyEvents() {
-  const bridge = await bridgeClient(app.host.port);
+  const bridge = await bridgeClient(app.host);
   const all = () =>
     bridge.frames
       .map((f) => JSON.parse(f) as { type: string; name?: string; payload?: BodyEvent })
@@ -706,7 +709,7 @@ describe("desktop manners: gravity, on screen, her size, room for YUI's windows"
     const browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
     try {
       const page = await browser.newPage();
-      await page.goto(`${app.host.url}?view=settings`);
+      await page.goto(app.host.launchUrl(`${app.host.url}?view=settings`));
       await page.getByTestId("her-size").selectOption("medium");
     } finally {
       await browser.close();

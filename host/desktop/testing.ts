@@ -72,7 +72,7 @@ export async function startBodyHost(timings: Partial<BodyTimings>, presetId = "y
   });
   host.body.provide(bodies);
   for (const fn of listeners) fn({ type: "mapped", id: presetId, monitor: 0, ...BODY_WINDOW });
-  const page = await bridgeClient(host.port);
+  const page = await bridgeClient(host);
   void page.invoke("body_attach", { presetId });
   await waitFor("main's body attached", async () => (await page.invoke("body_read", { at: "body" })).ok);
   return {
