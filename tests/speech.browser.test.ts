@@ -64,6 +64,8 @@ describe("speech in Chromium", () => {
     await feed(["This first sentence is slow to make. ", "Second one. ", "Third", " one here."]);
     await h.page.evaluate(() => window.voice.end());
     await untilIdle();
+    // The reply has played out (what the addressed event waits for).
+    expect(await h.page.evaluate(() => window.voice.finished())).toBe(true);
     const s = await state();
     // Synthesis: 1 and 2 were ready before 0.
     const ready = of(s, "synthesized").map((e) => e.index);
@@ -90,10 +92,13 @@ describe("speech in Chromium", () => {
     await h.page.evaluate(() => window.voice.create("yui"));
     await feed(["A long first sentence to be cut off in the middle. ", "Never heard. ", "Nor this. "]);
     await h.page.waitForFunction(() => window.voice.playing(), null, { timeout: 10_000 });
-    const stoppedAt = await h.page.evaluate(() => {
+    const { stoppedAt, played } = await h.page.evaluate(async () => {
+      const reply = window.voice.finished();
       window.voice.stop();
-      return window.voice.now();
+      return { stoppedAt: window.voice.now(), played: await reply };
     });
+    // A reply stopped while it plays never counts as played out.
+    expect(played).toBe(false);
     expect(await h.page.evaluate(() => window.voice.playing())).toBe(false);
     expect(await h.page.evaluate(() => window.voice.active())).toBe(false);
     await h.page.waitForTimeout(1500);

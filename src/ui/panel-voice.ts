@@ -23,6 +23,8 @@ export function createPanelVoice(o: {
 }) {
   const { view, stage } = o;
   let speech: Speech | null = null;
+  /** The speech the reply playing now speaks with (null: its voice was off). */
+  let replySpeech: Speech | null = null;
   /** The sentence being spoken, marked in its reply by the repaint the reply playing now set. */
   let speakingSeg: Segment | null = null;
   let repaint: (() => void) | null = null;
@@ -61,11 +63,14 @@ export function createPanelVoice(o: {
     newReply(paint: () => void): Speech | null {
       speech?.newTurn();
       repaint = paint;
-      return speechNow();
+      replySpeech = speechNow();
+      return replySpeech;
     },
     /** The sentence being spoken now, if any. */
     speaking: (): Segment | null => speakingSeg,
     active: (): boolean => speech?.active() ?? false,
+    /** The last reply's playback ended: true when it played out (or had no voice), false when it was cut short. */
+    finished: (): Promise<boolean> => replySpeech?.finished() ?? Promise.resolve(true),
     stop(): void {
       speech?.stop();
     },

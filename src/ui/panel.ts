@@ -76,7 +76,7 @@ export interface Panel {
 }
 
 /** The session of a page's panel: the backend through the host, the vocabulary and history over the bridge. */
-function openPageSession(opts: PanelOptions): CharacterSession {
+function openPageSession(opts: PanelOptions, playback: () => Promise<boolean>): CharacterSession {
   const { bridge, kv, presetId } = opts;
   return createCharacterSession({
     presetId,
@@ -96,6 +96,7 @@ function openPageSession(opts: PanelOptions): CharacterSession {
         avatarExecutor: opts.avatarExecutor,
       }),
     emitAddressed: (p) => bridge.emit(CHARACTER_ADDRESSED_EVENT, p),
+    playback,
     history: {
       read: () => {
         const v = kv.get(historyKey(presetId));
@@ -111,7 +112,8 @@ function openPageSession(opts: PanelOptions): CharacterSession {
 /** Creates the panel of one character. */
 export function createPanel(opts: PanelOptions): Panel {
   const { bridge, kv, presetId } = opts;
-  const session = openPageSession(opts);
+  // The addressed event waits for the reply's voice to play out (the voice is made below, used per turn).
+  const session = openPageSession(opts, () => voice.finished());
   const view = createPanelView({ presetId, kind: opts.kind, name: session.name(), stage: opts.stage });
   const stage = opts.stage ? mountStage(view.stageBox, presetId) : null;
   const events = createPanelEvents();

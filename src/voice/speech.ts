@@ -53,6 +53,11 @@ export interface Speech {
   stop(): void;
   /** Whether segments are queued or playing. */
   active(): boolean;
+  /**
+   * The reply being spoken now, played out: true once its text has ended and every sentence has played (or been
+   * skipped), false when it was stopped or a new reply began first.
+   */
+  finished(): Promise<boolean>;
   dispose(): void;
 }
 
@@ -75,6 +80,15 @@ async function fetchSpeech(base: string, presetId: string, body: SpeechRequest, 
   return res.arrayBuffer();
 }
 
+/** A promise with its resolver beside it (settles once; later calls do nothing). */
+function deferred(): { promise: Promise<boolean>; resolve(v: boolean): void } {
+  let resolve: (v: boolean) => void = () => {};
+  const promise = new Promise<boolean>((r) => {
+    resolve = r;
+  });
+  return { promise, resolve };
+}
+
 export function createSpeech(opts: SpeechOptions): Speech {
   const base = opts.base ?? globalThis.location?.origin ?? "";
   let player = opts.player ?? null;
@@ -83,6 +97,8 @@ export function createSpeech(opts: SpeechOptions): Speech {
     return player;
   };
   const segmenter = createSegmenter();
+  /** The current reply's playback: settled once, true at idle after end(), false when cleared first. */
+  let played = deferred();
   let cues: { offset: number; cue: Cue }[] = [];
   let textEnd = 0;
   let ended = false;
@@ -134,6 +150,7 @@ export function createSpeech(opts: SpeechOptions): Speech {
     },
     onIdle() {
       log({ type: "idle" });
+      played.resolve(true);
       reveal(Number.MAX_SAFE_INTEGER);
       opts.onSpeaking?.(null);
     },
@@ -159,6 +176,8 @@ export function createSpeech(opts: SpeechOptions): Speech {
   };
 
   const clear = () => {
+    played.resolve(false);
+    played = deferred();
     scheduler.clear();
     segmenter.reset();
     cues = [];
@@ -188,6 +207,7 @@ export function createSpeech(opts: SpeechOptions): Speech {
     },
     stop: clear,
     active: () => scheduler.busy(),
+    finished: () => played.promise,
     dispose() {
       clear();
       if (raf) cancelAnimationFrame(raf);

@@ -1,4 +1,4 @@
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import {
   chatStream,
   type ScriptedBackend,
@@ -56,7 +56,12 @@ afterEach(() => {
 function open(
   kv: KeyValue,
   lines: HistoryEntry[],
-  opts: { id?: string; vocabulary?: () => Vocabulary; emitted?: CharacterAddressed[] } = {},
+  opts: {
+    id?: string;
+    vocabulary?: () => Vocabulary;
+    emitted?: CharacterAddressed[];
+    playback?: () => Promise<boolean>;
+  } = {},
 ) {
   const built: string[] = [];
   const s = createCharacterSession({
@@ -85,6 +90,7 @@ function open(
       }),
     ],
     emitAddressed: (p) => opts.emitted?.push(p),
+    playback: opts.playback,
     history: {
       read: () => [...lines],
       append: async (entries) => {
@@ -232,5 +238,42 @@ describe("a character session", () => {
     );
     expect(other).toMatchObject({ end: null, error: null, saved: [] });
     expect(a.requests.length).toBe(asked);
+  });
+
+  it("the addressed event waits for the reply's playback, and a reply stopped while it plays addresses nobody", async () => {
+    const { kv } = memoryStore();
+    savePreset(kv, preset("yui", "YUI", a.url));
+    savePreset(kv, preset("rin", "Rin", a.url));
+    openPet(kv, "rin");
+    const emitted: CharacterAddressed[] = [];
+    const plays: ((completed: boolean) => void)[] = [];
+    const playback = () => new Promise<boolean>((r) => plays.push(r));
+    const rin = open(kv, [], { id: "rin", emitted, playback }).s;
+    const addressYui = () => {
+      a.enqueue({
+        body: chatStream({
+          calls: [{ id: "c1", name: "address_character", arguments: JSON.stringify({ to: "YUI" }) }],
+        }),
+      });
+      a.enqueue({ body: chatStream({ text: ["Ask YUI."] }) });
+    };
+    addressYui();
+    await rin.userTurn("who knows?");
+    // The turn has ended, her voice still plays: nothing goes out yet.
+    expect(plays).toHaveLength(1);
+    expect(emitted).toHaveLength(0);
+    plays[0]!(true);
+    await vi.waitFor(() => expect(emitted).toHaveLength(1));
+    expect(emitted[0]).toMatchObject({ to: { id: "yui" }, text: "Ask YUI." });
+    // The next reply is stopped while it plays: no event, while the one played out above did go (control).
+    addressYui();
+    await rin.userTurn("and now?");
+    expect(plays).toHaveLength(2);
+    plays[1]!(false);
+    addressYui();
+    await rin.userTurn("once more?");
+    plays[2]!(true);
+    await vi.waitFor(() => expect(emitted).toHaveLength(2));
+    expect(emitted.map((e) => e.text)).toEqual(["Ask YUI.", "Ask YUI."]);
   });
 });

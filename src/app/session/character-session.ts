@@ -75,6 +75,11 @@ export interface CharacterSessionDeps {
   windowTools(addressing: Addressing): () => ClientTool[] | Promise<ClientTool[]>;
   /** Hands a yui://character-addressed event to the other characters (the bridge, or the CLI's queue). */
   emitAddressed(payload: CharacterAddressed): void;
+  /**
+   * The playback of the reply that just ended: true once it has played out, false when it was stopped first.
+   * Default: nothing plays (`yui chat`), so a reply is played back as it ends.
+   */
+  playback?(): Promise<boolean>;
   /** Where the conversation is kept; without one the session keeps none (`yui chat`). */
   history?: SessionHistory;
 }
@@ -163,7 +168,7 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
     runAddressedTurn(
       { runTurn: (input) => current().sender.runTurn(input) },
       addressing,
-      (p) => deps.emitAddressed(p),
+      { emit: (p) => deps.emitAddressed(p), playback: () => deps.playback?.() ?? Promise.resolve(true) },
       { origin, text, context },
       h,
     );
@@ -238,13 +243,13 @@ export function createCharacterSession(deps: CharacterSessionDeps) {
 
 /**
  * Runs one turn with the characters' conversation around it: the turn begins in `addressing` (a turn it refuses
- * does not run: null), and at the end of a spoken reply that addressed someone the `yui://character-addressed`
- * event goes out.
+ * does not run: null), and once a spoken reply that addressed someone has played out, the
+ * `yui://character-addressed` event goes out (never for a reply stopped before its playback ended).
  */
 async function runAddressedTurn(
   sender: { runTurn(input: SendTurnInput): Promise<TurnEnd> },
   addressing: Addressing,
-  emitAddressed: (payload: CharacterAddressed) => void,
+  addressed: { emit(payload: CharacterAddressed): void; playback(): Promise<boolean> },
   turn: { origin: TurnOrigin; text: string; context: string[] },
   h: TurnHandlers,
 ): Promise<TurnEnd | null> {
@@ -259,12 +264,18 @@ async function runAddressedTurn(
     onEvent: (e) => h.onEvent?.(e),
   });
   const ok = end.outcome === "spoken" || end.outcome === "silent";
-  const event =
-    addressing.endTurn(turnId, {
-      status: ok ? "ok" : end.outcome === "stopped" ? "stopped" : "error",
-      text: end.text,
-      spoken: end.outcome === "spoken" && !isSilent(end.text),
-    }) ?? addressing.playbackFinished(turnId, true);
-  if (event) emitAddressed(event);
+  const spoken = end.outcome === "spoken" && !isSilent(end.text);
+  // Asked at the turn's end, before the window can begin another reply: this reply's playback.
+  const played = spoken ? addressed.playback() : null;
+  const event = addressing.endTurn(turnId, {
+    status: ok ? "ok" : end.outcome === "stopped" ? "stopped" : "error",
+    text: end.text,
+    spoken,
+  });
+  if (event) addressed.emit(event);
+  void played?.then((completed) => {
+    const later = addressing.playbackFinished(turnId, completed);
+    if (later) addressed.emit(later);
+  });
   return end;
 }

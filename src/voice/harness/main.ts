@@ -55,6 +55,7 @@ const api = {
   end: () => speech!.end(),
   stop: () => speech!.stop(),
   active: () => speech!.active(),
+  finished: () => speech!.finished(),
   playing: () => player?.playing() ?? false,
   now: () => player?.context.currentTime ?? 0,
   state: () => JSON.parse(JSON.stringify(state)) as typeof state,
