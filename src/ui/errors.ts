@@ -20,12 +20,14 @@ export const CHAT_ERRORS = {
 export const CUT_OFF = {
   max_output_tokens: "Cut off: the reply reached the backend's output limit (max_output_tokens).",
   content_filter: "Cut off by the backend's content filter (content_filter).",
+  length: "Cut off: the reply reached the backend's output limit (finish_reason length).",
   other: (reason: string) => `Cut off by the backend (${reason}).`,
 } as const;
 
 /** The plain-words note for a reply cut off for `reason` (`incomplete_details.reason`). */
 export function cutOffNote(reason: string): string {
-  if (reason === "max_output_tokens" || reason === "content_filter") return CUT_OFF[reason];
+  if (reason === "max_output_tokens" || reason === "content_filter" || reason === "length")
+    return CUT_OFF[reason];
   return CUT_OFF.other(reason);
 }
 

@@ -277,6 +277,19 @@ describe("Chat Completions round trip", () => {
     expect(end).not.toHaveProperty("incomplete");
   });
 
+  it('a reply ending on finish_reason "length" or "content_filter" ends spoken and says it was cut off, and why', async () => {
+    for (const reason of ["length", "content_filter"]) {
+      backend.enqueue({ body: sse(chunk({ content: "The story goes on and" }), chunk({}, reason), "[DONE]") });
+      const { end } = await turn(engine(), "tell me");
+      expect(end).toMatchObject({ outcome: "spoken", text: "The story goes on and", incomplete: { reason } });
+    }
+    // A reply that ends on "stop" is not cut off (control).
+    backend.enqueue({ body: sse(chunk({ content: "Done." }), chunk({}, "stop"), "[DONE]") });
+    const { end } = await turn(engine(), "tell me");
+    expect(end).toMatchObject({ outcome: "spoken", text: "Done." });
+    expect(end).not.toHaveProperty("incomplete");
+  });
+
   it("an image result carries its text with the note, and one image-only user message follows the tool messages", async () => {
     backend.enqueue(
       {

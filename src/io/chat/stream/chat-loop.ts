@@ -44,6 +44,9 @@ export async function runChatTurn(run: TurnRun, req: ChatTurnRequest): Promise<v
     const answered = await runner.settle();
     // The held calls ran under the usual rules; a response that ended in an error ends the turn with it.
     if (res.error) throw res.error;
+    // The turn's last response decides whether the reply was cut off (the text so far stays spoken).
+    run.incomplete =
+      res.finishReason === "length" || res.finishReason === "content_filter" ? res.finishReason : null;
     // "function_call" is the legacy spelling some servers still send.
     const waiting =
       res.text === "" && (res.finishReason === "tool_calls" || res.finishReason === "function_call");

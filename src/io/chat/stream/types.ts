@@ -52,8 +52,9 @@ export interface TurnEnd {
   /** Responses: one output per call left unanswered, sent ahead of the next turn's user message. */
   unanswered: UnansweredOutput[];
   /**
-   * Responses: the turn's last response was cut off (`response.incomplete`), and why (`incomplete_details.reason`,
-   * such as `max_output_tokens` or `content_filter`); absent when it was not.
+   * The turn's last response was cut off, and why: Responses' `response.incomplete` with its
+   * `incomplete_details.reason` (such as `max_output_tokens` or `content_filter`), Chat Completions'
+   * `finish_reason` `length` or `content_filter`; absent when it was not.
    */
   incomplete?: { reason: string };
 }
