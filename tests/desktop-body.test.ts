@@ -388,24 +388,27 @@ describe("her body on real windows", () => {
   });
 
   it("goes to bed: lying from the lie-down clip, busy until she is up, interrupted while the bed is set up", {
-    timeout: 60_000,
+    timeout: 120_000,
   }, async () => {
-    // A click on her while the bed is being set up.
+    // A click on her while the bed is being set up. Where she is drawn is read before (a screenshot is slow on a
+    // loaded machine): she stands still while the bed is set up, so the click comes well inside the setup.
+    const [cx, cy] = await onHer();
     let going = gesture("go_to_bed");
     await waitFor("the bed being set up", async () => (await body()).bed === "setup");
-    const [cx, cy] = await onHer();
     await x.x("xdotool", ["mousemove", String(cx), String(cy), "click", "1"]);
     expect(await going).toBe("interrupted");
     expect((await body()).bed).toBeNull();
 
     // A drag while the bed is being set up.
+    const [hx, hy] = await onHer();
     going = gesture("go_to_bed");
     await waitFor("the bed being set up", async () => (await body()).bed === "setup");
-    const [hx, hy] = await onHer();
-    await x.x("xdotool", ["mousemove", String(hx), String(hy), "mousedown", "1"]);
-    for (let i = 1; i <= 4; i++) await x.x("xdotool", ["mousemove", String(hx + i * 15), String(hy)]);
-    await x.x("xdotool", ["mouseup", "1"]);
+    // Pressed and moved in one xdotool (one process to start, not five: each takes a while on a loaded machine),
+    // held until the drag has interrupted the bed, then let go.
+    const steps = [1, 2, 3, 4].flatMap((i) => ["sleep", "0.05", "mousemove", String(hx + i * 15), String(hy)]);
+    await x.x("xdotool", ["mousemove", String(hx), String(hy), "mousedown", "1", ...steps]);
     expect(await going).toBe("interrupted");
+    await x.x("xdotool", ["mouseup", "1"]);
     await waitFor("her, let go", async () => (await body()).posture === "standing");
 
     going = gesture("go_to_bed");
