@@ -113,7 +113,7 @@ export function createPanel(opts: PanelOptions): Panel {
   const { bridge, kv, presetId } = opts;
   const session = openPageSession(opts);
   const view = createPanelView({ presetId, kind: opts.kind, name: session.name(), stage: opts.stage });
-  const stage = opts.stage ? mountStage(view.stageBox, presetId) : null;
+  const stage = opts.stage ? mountStage(view.stageBox, presetId, bridge) : null;
   const events = createPanelEvents();
   const queue = createTurnQueue({
     onBusy: (busy) => {

@@ -6,6 +6,7 @@
  */
 import type { StageHandle } from "../avatar/stage.ts";
 import { h, replace } from "./dom.ts";
+import type { FaceBridge } from "./stage-face.ts";
 
 /** What the panel drives, and what its owner (the desktop view) follows. */
 export interface StageArea {
@@ -27,8 +28,11 @@ export interface StageArea {
   dispose(): void;
 }
 
-/** Mounts the stage in `box` for a preset's model (`/avatar/<presetId>.vrm`). */
-export function mountStage(box: HTMLElement, presetId: string): StageArea {
+/**
+ * Mounts the stage in `box` for a preset's model (`/avatar/<presetId>.vrm`). With `bridge`, her face is shared
+ * with her other stages and relaxes after its hold (stage-face.ts).
+ */
+export function mountStage(box: HTMLElement, presetId: string, bridge?: FaceBridge): StageArea {
   const canvas = h("canvas", { class: "stage-canvas", "aria-label": "the character" });
   const note = h("div", { class: "stage-note" }, "Loading the character…");
   replace(box, canvas, note);
@@ -43,19 +47,37 @@ export function mountStage(box: HTMLElement, presetId: string): StageArea {
   const early: Array<(s: NonNullable<typeof impl>) => void> = [];
   (async () => {
     try {
-      const [{ createStage }, { createCueScheduler }] = await Promise.all([
+      const [{ createStage }, { createCueScheduler }, { shareFace }] = await Promise.all([
         import("../avatar/stage.ts"),
         import("../avatar/cues.ts"),
+        import("./stage-face.ts"),
       ]);
       if (disposed) return;
       const stage = createStage(canvas, { framing: "full" });
-      const cues = createCueScheduler((cue) => stage.playCue(cue));
+      const face = bridge ? shareFace(bridge, presetId, stage) : null;
+      const cues = createCueScheduler((cue) => {
+        const result = stage.playCue(cue);
+        face?.played(cue.emotion_id, result);
+      });
       impl = {
-        newReply: () => cues.reset(),
+        newReply: () => {
+          cues.reset();
+          face?.newReply();
+        },
         cue: (offset, args) => cues.add(offset, args),
-        reveal: (p) => cues.reveal(p),
-        mouth: (w) => stage.setMouth(w),
-        dispose: () => stage.dispose(),
+        // The reply's text or her speech goes on: her face holds.
+        reveal: (p) => {
+          face?.active();
+          cues.reveal(p);
+        },
+        mouth: (w) => {
+          if (Object.values(w).some((v) => (v ?? 0) > 0)) face?.active();
+          stage.setMouth(w);
+        },
+        dispose: () => {
+          face?.dispose();
+          stage.dispose();
+        },
         handle: stage,
       };
       for (const f of early.splice(0)) f(impl);
