@@ -9,6 +9,7 @@ import { listPresets, savePreset } from "../src/app/presets/presets.ts";
 import { DEFAULT_VOCABULARY } from "../src/app/vocabulary/vocabulary.ts";
 import { BODY_EVENT, type BodyEvent, OCCLUSION_EVENT } from "../src/protocol/body.ts";
 import { VOICE_KEYS } from "../src/protocol/voice.ts";
+import { LOADING_LABEL } from "../src/ui/stage-silhouette.ts";
 import {
   chatStream,
   type RecordedRequest,
@@ -324,6 +325,63 @@ describe("main's desktop page and her body", { timeout: 180_000 }, () => {
     rmSync(join(dataDir, VOCABULARY_FILE));
     await chat.close();
     await desk.close();
+  });
+
+  it("waits for her with her silhouette, not a text pill: a plain figure the first time, her own shape after", async () => {
+    const context = await browser.newContext({ viewport: { width: 198, height: 308 } });
+    // Her model is held back until the wait has been looked at.
+    const gate = { release: () => {}, held: Promise.resolve() };
+    const hold = () => {
+      gate.held = new Promise<void>((r) => {
+        gate.release = r;
+      });
+    };
+    await context.route("**/avatar/*.vrm", async (route) => {
+      await gate.held;
+      await route.continue();
+    });
+    const open = async () => {
+      const page = await context.newPage();
+      await probeStage(page);
+      await page.goto(host.launchUrl(`${host.url}?view=desktop&role=main&preset=${presetId}`));
+      await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 });
+      return page;
+    };
+    const waiting = (page: Page) =>
+      page.getByTestId("stage-silhouette").evaluateAll((els) =>
+        els.map((el) => ({
+          kept: (el as HTMLElement).dataset.kept,
+          label: el.getAttribute("aria-label"),
+          text: el.textContent,
+          box: el.getBoundingClientRect().toJSON() as { width: number; height: number },
+        })),
+      );
+    hold();
+    const first = await open();
+    await expect.poll(() => waiting(first).then((w) => w.map((x) => x.kept))).toEqual(["false"]);
+    const [figure] = await waiting(first);
+    expect(figure).toMatchObject({ label: LOADING_LABEL, text: "" });
+    expect(await first.locator(".stage-note:not(.stage-silhouette)").count()).toBe(0);
+    await first.screenshot({ path: join(SHOTS, "desktop-loading-figure.png") });
+    gate.release();
+    await expect.poll(() => waiting(first), { timeout: 120_000 }).toEqual([]);
+    // Her shape from her first frame is kept for the next wait.
+    const kept = () =>
+      first.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("yui:silhouette:")).length);
+    await expect.poll(kept).toBe(1);
+    await first.close();
+
+    hold();
+    const again = await open();
+    await expect.poll(() => waiting(again).then((w) => w.map((x) => x.kept))).toEqual(["true"]);
+    const [shape] = await waiting(again);
+    // Her own shape where she stands: most of the window's height, not its whole width.
+    expect(shape!.box.height).toBeGreaterThan(308 * 0.5);
+    expect(shape!.box.width).toBeLessThan(198);
+    await again.screenshot({ path: join(SHOTS, "desktop-loading-silhouette.png") });
+    gate.release();
+    await expect.poll(() => waiting(again), { timeout: 120_000 }).toEqual([]);
+    await context.close();
   });
 
   it("puts her input away on a click elsewhere: in her window off her and the input, or on another window", async () => {
