@@ -1,11 +1,15 @@
-import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Host, startHost } from "../host/server/server.ts";
+import { VOCABULARY_FILE } from "../host/vocabulary-source.ts";
 import { listPresets, savePreset } from "../src/app/presets/presets.ts";
+import { DEFAULT_VOCABULARY } from "../src/app/vocabulary/vocabulary.ts";
 import { BODY_EVENT, type BodyEvent, OCCLUSION_EVENT } from "../src/protocol/body.ts";
+import { VOICE_KEYS } from "../src/protocol/voice.ts";
+import { LOADING_LABEL } from "../src/ui/stage-silhouette.ts";
 import {
   chatStream,
   type RecordedRequest,
@@ -259,6 +263,149 @@ describe("main's desktop page and her body", { timeout: 180_000 }, () => {
     });
     await expect.poll(() => invokes(sent, "body_attach").length, { timeout: 60_000 }).toBe(2);
     expect(invokes(sent, "body_attach")[1]!.args).toEqual({ presetId });
+    await page.close();
+  });
+
+  it("her face relaxes after its hold, on her desktop stage and on the Chat window's alike", async () => {
+    // Surprise holds 1 s after the reply (the vocabulary's `hold`); her voice is off, so the text is her speech.
+    const vocabulary = {
+      ...DEFAULT_VOCABULARY,
+      emotions: DEFAULT_VOCABULARY.emotions.map((e) => (e.id === "surprised" ? { ...e, hold: 1 } : e)),
+    };
+    writeFileSync(join(dataDir, VOCABULARY_FILE), JSON.stringify(vocabulary));
+    host.store.set(VOICE_KEYS.preset(presetId), { enabled: false });
+    const { page: desk } = await openMain();
+    const chat = await browser.newPage({ viewport: { width: 900, height: 700 } });
+    await probeStage(chat);
+    await chat.goto(host.launchUrl(`${host.url}?view=main`));
+    await chat.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 });
+    for (const page of [desk, chat])
+      await expect
+        .poll(() => stageNow(page).then((s) => s?.loaded ?? null), { timeout: 120_000 })
+        .not.toBeNull();
+    backend.enqueue({
+      body: chatStream({
+        text: ["Oh! ", "A surprise for me?"],
+        calls: [
+          { id: "f1", name: "generate_express", arguments: JSON.stringify({ emotion_id: "surprised" }) },
+        ],
+        finish: "stop",
+      }),
+    });
+    await say(desk, "Guess what");
+    /** The faces a stage showed, in order, and the weight of surprise on it now. */
+    const faces = (page: Page) =>
+      page.evaluate(() => {
+        const s = (
+          window as unknown as {
+            __yuiStage: {
+              inspect(): {
+                emotion: string | null;
+                expressions: Record<string, number>;
+                events: { type: string; id: string }[];
+              };
+            };
+          }
+        ).__yuiStage.inspect();
+        return {
+          shown: s.events
+            .filter((e) => e.type === "emotion" || e.type === "relax")
+            .map((e) => `${e.type}:${e.id}`),
+          emotion: s.emotion,
+          surprised: s.expressions.surprised ?? 0,
+        };
+      });
+    // The desktop stage played the cue and relaxed after its hold; the Chat window's stage showed the same.
+    for (const page of [desk, chat])
+      await expect
+        .poll(() => faces(page), { timeout: 60_000 })
+        .toEqual({ shown: ["emotion:surprised", "relax:surprised"], emotion: null, surprised: 0 });
+    await chat.screenshot({ path: join(SHOTS, "chat-face-relaxed.png") });
+    host.store.delete(VOICE_KEYS.preset(presetId));
+    rmSync(join(dataDir, VOCABULARY_FILE));
+    await chat.close();
+    await desk.close();
+  });
+
+  it("waits for her with her silhouette, not a text pill: a plain figure the first time, her own shape after", async () => {
+    const context = await browser.newContext({ viewport: { width: 198, height: 308 } });
+    // Her model is held back until the wait has been looked at.
+    const gate = { release: () => {}, held: Promise.resolve() };
+    const hold = () => {
+      gate.held = new Promise<void>((r) => {
+        gate.release = r;
+      });
+    };
+    await context.route("**/avatar/*.vrm", async (route) => {
+      await gate.held;
+      await route.continue();
+    });
+    const open = async () => {
+      const page = await context.newPage();
+      await probeStage(page);
+      await page.goto(host.launchUrl(`${host.url}?view=desktop&role=main&preset=${presetId}`));
+      await page.waitForFunction(() => document.body.dataset.ready === "true", null, { timeout: 60_000 });
+      return page;
+    };
+    const waiting = (page: Page) =>
+      page.getByTestId("stage-silhouette").evaluateAll((els) =>
+        els.map((el) => ({
+          kept: (el as HTMLElement).dataset.kept,
+          label: el.getAttribute("aria-label"),
+          text: el.textContent,
+          box: el.getBoundingClientRect().toJSON() as { width: number; height: number },
+        })),
+      );
+    hold();
+    const first = await open();
+    await expect.poll(() => waiting(first).then((w) => w.map((x) => x.kept))).toEqual(["false"]);
+    const [figure] = await waiting(first);
+    expect(figure).toMatchObject({ label: LOADING_LABEL, text: "" });
+    expect(await first.locator(".stage-note:not(.stage-silhouette)").count()).toBe(0);
+    await first.screenshot({ path: join(SHOTS, "desktop-loading-figure.png") });
+    gate.release();
+    await expect.poll(() => waiting(first), { timeout: 120_000 }).toEqual([]);
+    // Her shape from her first frame is kept for the next wait.
+    const kept = () =>
+      first.evaluate(() => Object.keys(localStorage).filter((k) => k.startsWith("yui:silhouette:")).length);
+    await expect.poll(kept).toBe(1);
+    await first.close();
+
+    hold();
+    const again = await open();
+    await expect.poll(() => waiting(again).then((w) => w.map((x) => x.kept))).toEqual(["true"]);
+    const [shape] = await waiting(again);
+    // Her own shape where she stands: most of the window's height, not its whole width.
+    expect(shape!.box.height).toBeGreaterThan(308 * 0.5);
+    expect(shape!.box.width).toBeLessThan(198);
+    await again.screenshot({ path: join(SHOTS, "desktop-loading-silhouette.png") });
+    gate.release();
+    await expect.poll(() => waiting(again), { timeout: 120_000 }).toEqual([]);
+    await context.close();
+  });
+
+  it("puts her input away on a click elsewhere in her window, off her and the input", async () => {
+    const { page } = await openMain();
+    const open = () => page.getByTestId("desktop").evaluate((el) => el.classList.contains("input-open"));
+    const shellOpens = () =>
+      page.evaluate(() =>
+        (window as unknown as { __yuiShell(m: unknown): void }).__yuiShell({ type: "open-input" }),
+      );
+    await shellOpens();
+    await expect.poll(open).toBe(true);
+    // The control: a click in the input keeps it open, and typing works.
+    await page.getByTestId("input").click();
+    await page.getByTestId("input").fill("half a thought");
+    expect(await open()).toBe(true);
+    // A click in her window away from her (the window's top corner) puts it away.
+    await page.mouse.click(3, 3);
+    await expect.poll(open).toBe(false);
+    // Open again: what was typed is still there; a click in the other top corner (off her) puts it away too.
+    await shellOpens();
+    await expect.poll(open).toBe(true);
+    expect(await page.getByTestId("input").inputValue()).toBe("half a thought");
+    await page.mouse.click(316, 3);
+    await expect.poll(open).toBe(false);
     await page.close();
   });
 

@@ -7,7 +7,7 @@ import { openPet, savePreset, setActivePreset } from "../../src/app/presets/pres
 import { DEFAULT_DESKTOP_SETTINGS, SIZES } from "../../src/protocol/body.ts";
 import { characterPreset } from "../../src/protocol/preset.ts";
 import { openStore, type Store } from "../store/store.ts";
-import { desktopUrl, initialPlace, WINDOW_SIZE, wantedWindows } from "./desktop.ts";
+import { desktopUrl, initialPlace, PAGES, pageUrl, WINDOW_SIZE, wantedWindows } from "./desktop.ts";
 import { parseDesktopArgs } from "./desktop-cli.ts";
 import { desktopSettings, layoutKey, perchWidth, recallPlace, rememberPlace, windowSize } from "./places.ts";
 import { asideOf, createRoom, overlaps } from "./room.ts";
@@ -44,6 +44,12 @@ describe("the desktop's windows", () => {
     expect(desktopUrl("http://127.0.0.1:8777/", "mio", "pet")).toBe(
       "http://127.0.0.1:8777/?view=desktop&preset=mio&role=pet",
     );
+    // YUI's own windows are marked as the desktop app's: no Phone tab (tests/desktop-pages.browser.test.ts).
+    expect(Object.values(PAGES).map((p) => pageUrl("http://127.0.0.1:8777/", p.view))).toEqual([
+      "http://127.0.0.1:8777/?view=main&app=desktop",
+      "http://127.0.0.1:8777/?view=settings&app=desktop",
+      "http://127.0.0.1:8777/?view=quick&app=desktop",
+    ]);
   });
 
   it("start side by side in the primary monitor's work area, bottom right, standing on its floor", () => {

@@ -26,6 +26,11 @@ export const PAGES = {
   quick: { view: "quick", title: "Quick controls", size: { width: 480, height: 560 } },
 } as const;
 
+/** The page of one of YUI's own windows (Chat, Settings, Quick controls): marked as the desktop app's (no Phone tab). */
+export function pageUrl(hostUrl: string, view: string): string {
+  return `${hostUrl}?view=${view}&app=desktop`;
+}
+
 /** The page of a character's window. */
 export function desktopUrl(hostUrl: string, presetId: string, role: "main" | "pet"): string {
   return `${hostUrl}?view=desktop&preset=${encodeURIComponent(presetId)}&role=${role}`;
@@ -158,7 +163,7 @@ export function startDesktop(opts: {
         type: "open",
         id: `page:${action}`,
         title: `YUI · ${page.title}`,
-        url: opts.signIn(`${opts.hostUrl}?view=${page.view}`),
+        url: opts.signIn(pageUrl(opts.hostUrl, page.view)),
         ...page.size,
         frame: true,
       });

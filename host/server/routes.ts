@@ -6,11 +6,10 @@
  */
 import { existsSync } from "node:fs";
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { isAbsolute, join } from "node:path";
+import { join } from "node:path";
 import type { Duplex } from "node:stream";
 import { GUARD_REFUSALS, isLoopbackHost, isLoopbackOrigin, loopbackGuard } from "@yui/mod-kit";
 import type { Preset } from "../../src/app/presets/preset.ts";
-import { getPreset } from "../../src/app/presets/presets.ts";
 import type { Vocabulary } from "../../src/app/vocabulary/vocabulary.ts";
 import { SESSION_PATH } from "../../src/protocol/limits.ts";
 import { refuseUpgrade, requestUrl, sendError } from "../net.ts";
@@ -20,6 +19,7 @@ import { handleVoice } from "../voice/route.ts";
 import { handleAvatarUpload } from "./avatar-upload.ts";
 import { BRIDGE_PATH, type Bridge } from "./bridge.ts";
 import { DOOR_REFUSALS, type Door, type Refusal } from "./door.ts";
+import { modelFile } from "./looks.ts";
 import { handleProxy } from "./proxy.ts";
 import { NOT_BUILT, sendFile, serveStatic } from "./static.ts";
 
@@ -77,13 +77,12 @@ export function createRequestHandler(deps: RouteDeps) {
       res.writeHead(405, { "content-type": "text/plain" }).end("method not allowed");
       return;
     }
-    // /avatar/<presetId>.vrm: the preset's own model when it names a .vrm file, else the default character.
+    // /avatar/<presetId>.vrm: the preset's own model when it names a .vrm file, else the generated character she
+    // wears (looks.ts), else the default character.
     const avatar = /^\/avatar\/([a-z0-9_-]+)\.vrm$/.exec(path);
     if (avatar) {
-      const p = getPreset(store, avatar[1]!);
-      const own = p?.avatar && isAbsolute(p.avatar) && p.avatar.endsWith(".vrm") ? p.avatar : undefined;
-      if ((own && sendFile(req, res, own, "no-cache")) || sendFile(req, res, deps.defaultAvatar, "no-cache"))
-        return;
+      const file = modelFile(store, avatar[1]!, deps.defaultAvatar);
+      if (sendFile(req, res, file, "no-cache") || sendFile(req, res, deps.defaultAvatar, "no-cache")) return;
       res.writeHead(404, { "content-type": "text/plain" }).end("no avatar model");
       return;
     }

@@ -101,7 +101,7 @@ export interface StageInspection {
 
 /** Something the stage started, with the frame it happened on. */
 export interface StageEvent {
-  type: "emotion" | "motion" | "load";
+  type: "emotion" | "relax" | "motion" | "load";
   id: string;
   frame: number;
 }
@@ -114,6 +114,8 @@ export interface Stage {
   loadClip(clipId: string, source: string | ArrayBuffer | Uint8Array): Promise<void>;
   /** Plays a cue's emotion and motion now. */
   playCue(cue: Cue): CueResult;
+  /** Eases her face back to rest (no emotion); a motion playing goes on. */
+  relax(): void;
   /** Sets an expression channel directly (lip sync, blink when idle life is off). */
   setExpression(name: string, weight: number): void;
   /** Lip sync: sets the five VRM mouth shapes at once (a shape left out is shut). */
@@ -323,6 +325,15 @@ function controls(p: Parts, opts: Opts, loop: Loop) {
   const { st, pace } = p;
   return {
     playCue: (cue) => playCue(p, opts, loop, cue),
+    relax() {
+      if (st.emotion === null) return;
+      p.events.push({ type: "relax", id: st.emotion, frame: st.frames });
+      st.emotion = null;
+      st.model?.expressions.setEmotion({});
+      // The blend out is drawn at full rate, as a blend in is.
+      pace.state.emotionAt = pace.clock();
+      loop.wake();
+    },
     setExpression(name, weight) {
       st.model?.expressions.setChannel(name, weight);
       // A channel set from outside (lip sync, a blink when idle life is off) shows on the next display frame.

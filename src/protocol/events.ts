@@ -11,8 +11,14 @@ export const CHARACTER_ADDRESSED_EVENT = "yui://character-addressed";
 /** A mod's signal handed on by the host's ingress (docs/signals-ingress.md#the-signal-turn). */
 export const SIGNAL_EVENT = "yui://signal";
 
+/**
+ * A character's face changed in the window playing her reply (docs/avatar.md "Faces relax"): her other stages
+ * (the desktop window, the Chat window's) show the same.
+ */
+export const FACE_EVENT = "yui://face";
+
 /** The app events a window may send to every window; the host's own events (store changes, signals) are not among them. */
-export const WINDOW_EVENTS: readonly string[] = [CHARACTER_ADDRESSED_EVENT];
+export const WINDOW_EVENTS: readonly string[] = [CHARACTER_ADDRESSED_EVENT, FACE_EVENT];
 
 /** An event name as a frame may carry it. */
 export const EVENT_NAME = /^yui:\/\/[a-z0-9-]+$/;
@@ -49,8 +55,18 @@ export type CharacterAddressed = z.infer<typeof CharacterAddressedSchema>;
  * The payload schema of each event a window may send (WINDOW_EVENTS): the host parses a payload with it before
  * relaying it, and drops one that does not fit, so a window hears only payloads of the event's shape.
  */
+/** The payload of `yui://face`: whose face, from which stage, the emotion shown (null: her resting face). */
+export const FaceEventSchema = z.strictObject({
+  presetId: z.string().min(1).max(64),
+  /** The stage that played it (one id per stage), so it does not follow itself. */
+  source: z.string().min(1).max(64),
+  emotion: z.string().min(1).max(64).nullable(),
+});
+export type FaceEvent = z.infer<typeof FaceEventSchema>;
+
 export const WINDOW_EVENT_SCHEMAS: Readonly<Record<string, z.ZodType>> = {
   [CHARACTER_ADDRESSED_EVENT]: CharacterAddressedSchema,
+  [FACE_EVENT]: FaceEventSchema,
 };
 
 /** The `yui://signal` payload: the ingress's signal plus the id the host gives it for claiming. */

@@ -30,7 +30,7 @@ describe("the contract module", () => {
     expect(STORE_CHANGED_EVENT).toBe("yui://store-changed");
     expect(CHARACTER_ADDRESSED_EVENT).toBe("yui://character-addressed");
     expect(SIGNAL_EVENT).toBe("yui://signal");
-    expect(WINDOW_EVENTS).toEqual(["yui://character-addressed"]);
+    expect(WINDOW_EVENTS).toEqual(["yui://character-addressed", "yui://face"]);
     expect(HISTORY_MAX).toBe(200);
     expect(RELAY_PING).toBe('{"type":"yui.relay.ping"}');
     expect(RELAY_PONG).toBe('{"type":"yui.relay.pong"}');

@@ -15,6 +15,7 @@ import {
 import { HistorySchema } from "./history.ts";
 import { StoredKeySchema } from "./keys.ts";
 import { DEFAULT_LISTEN_SETTINGS, LISTEN_KEYS, ListenSettingsSchema } from "./listen.ts";
+import { LOOK_KEY_PATTERN } from "./looks.ts";
 import { DEFAULT_PRESET, PRESET_KEYS, PresetIdSchema, PresetListSchema } from "./preset.ts";
 import { emptyRelations, RelationsStateSchema } from "./relations.ts";
 import { DEFAULT_VOICE_SETTINGS, GlobalVoiceSchema, VoiceSettingsSchema } from "./voice.ts";
@@ -158,6 +159,12 @@ export const KEY_TABLE: readonly KeySpec[] = [
     schema: PlaceMemorySchema,
     default: { layouts: {} },
     doc: "Where the preset's character was on the desktop, per monitor layout (written by the host; she comes back there).",
+  }),
+  row({
+    pattern: LOOK_KEY_PATTERN,
+    schema: z.int().min(0).max(63).nullable(),
+    default: null,
+    doc: "Which generated character a preset without a model of its own wears (given by the host when her model is first asked for: one no other preset wears).",
   }),
   row({
     pattern: "yui.voice",

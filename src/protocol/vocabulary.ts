@@ -5,6 +5,9 @@
  */
 import { z } from "zod";
 
+/** Seconds an emotion's face holds after her speech stops when its vocabulary entry names no `hold`. */
+export const FACE_HOLD_S = 4;
+
 const id = z.string().regex(/^[a-z0-9][a-z0-9_-]{0,63}$/, "must be 1-64 characters: a-z, 0-9, _ or -");
 
 const emotion = z
@@ -13,6 +16,11 @@ const emotion = z
     description: z.string().max(200).optional(),
     /** VRM expression name -> weight, 0..1, played by the avatar. */
     expression: z.record(z.string().min(1), z.number().min(0).max(1)).default({}),
+    /**
+     * Seconds the face holds after her speech (or the reply's text) stops, before it eases back to her resting
+     * face; default FACE_HOLD_S. 0 relaxes at once.
+     */
+    hold: z.number().min(0).max(600).optional(),
   })
   .strict();
 

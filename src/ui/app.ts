@@ -1,7 +1,8 @@
 /**
  * The browser build's entry: connects the bridge, mirrors the store and shows one view, chosen by `?view=`:
  * main (the characters' chat), settings, quick (quick controls), phone (chat only) or desktop (one character's
- * window in the desktop app).
+ * window in the desktop app). `&app=desktop` marks the desktop app's own pages (Chat, Settings, Quick controls):
+ * they keep the mark in their tabs and have no Phone tab (the phone is the browser build's, docs/app.md).
  */
 import { SESSION_PATH } from "../protocol/limits.ts";
 import { connectBridge } from "./bridge-client.ts";
@@ -13,15 +14,15 @@ import { mountPhone } from "./phone-view.ts";
 import { mountQuick } from "./quick-view.ts";
 import { mountSettings } from "./settings-view.ts";
 import { createStoreMirror } from "./store-mirror.ts";
-
-/** The views, by `?view=` value, with their navigation label. */
-export const VIEWS = { main: "Chat", settings: "Settings", quick: "Quick controls", phone: "Phone" } as const;
-type View = keyof typeof VIEWS;
+import { DESKTOP_APP_PARAM, inDesktopApp, tabsFor, type View } from "./tabs.ts";
 
 const root = document.getElementById("app")!;
-const raw = new URLSearchParams(location.search).get("view") ?? "main";
+const params = new URLSearchParams(location.search);
+const desktopApp = inDesktopApp(params);
+const tabs = tabsFor(desktopApp);
+const raw = params.get("view") ?? "main";
 // `desktop`: a character's own window in the desktop app (desktop-view.ts, docs/desktop.md), no navigation.
-const view: View | "desktop" = raw === "desktop" ? "desktop" : raw in VIEWS ? (raw as View) : "main";
+const view: View | "desktop" = raw === "desktop" ? "desktop" : raw in tabs ? (raw as View) : "main";
 document.body.dataset.view = view;
 
 const toastBox = h("div", { class: "toasts", role: "status" });
@@ -53,22 +54,24 @@ bridge.onState((s) => {
       .catch(() => {});
 });
 
+// The desktop app's pages keep their mark when the user moves between tabs.
+const suffix = desktopApp ? `&${DESKTOP_APP_PARAM}=desktop` : "";
 const nav = h(
   "nav",
   { class: "topbar" },
-  h("a", { class: "brand", href: "?view=main" }, h("span", { class: "logo" }, "✿"), "YUI"),
+  h("a", { class: "brand", href: `?view=main${suffix}` }, h("span", { class: "logo" }, "✿"), "YUI"),
   h(
     "div",
     { class: "tabs" },
-    ...(Object.keys(VIEWS) as View[]).map((v) =>
+    ...(Object.keys(tabs) as View[]).map((v) =>
       h(
         "a",
         {
-          href: `?view=${v}`,
+          href: `?view=${v}${suffix}`,
           class: v === view ? "tab active" : "tab",
           "aria-current": v === view ? "page" : null,
         },
-        VIEWS[v],
+        tabs[v],
       ),
     ),
   ),
@@ -86,5 +89,5 @@ const mount = {
   desktop: mountDesktop,
 }[view];
 replace(content);
-mount(content, { bridge, kv, toast });
+mount(content, { bridge, kv, toast, desktopApp });
 document.body.dataset.ready = "true";

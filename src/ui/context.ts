@@ -6,4 +6,6 @@ export interface ViewContext {
   bridge: BridgeClient;
   kv: StoreMirror;
   toast(message: string): void;
+  /** The page is one of the desktop app's windows (`&app=desktop`, tabs.ts). */
+  desktopApp?: boolean;
 }

@@ -1,6 +1,8 @@
 /**
  * Her input in the desktop view: the panel's composer beside her, opened by a click on her (not on the space
- * around her) or by the shell (the global shortcut), put away by Escape or after sending.
+ * around her) or by the shell (the global shortcut), put away by Escape, after sending, or by a click elsewhere in
+ * her window (anywhere but the input and her: the bubble, say). Not on her window losing the keyboard focus: in the
+ * GTK shell under openbox her window loses it right after the click on her that opens the input (docs/desktop.md).
  */
 import type { Panel } from "./panel.ts";
 
@@ -16,6 +18,10 @@ export function herInput(o: {
   const { box, parts } = o;
   const isOpen = () => box.classList.contains("input-open");
   const set = (on: boolean) => {
+    if (on === isOpen()) {
+      if (on) parts.input.focus();
+      return;
+    }
     box.classList.toggle("input-open", on);
     if (on) parts.input.focus();
     o.changed();
@@ -30,5 +36,18 @@ export function herInput(o: {
   });
   // The panel's own submit handler sends (registered first); this one puts the input away.
   parts.form.addEventListener("submit", () => set(false));
-  return { open: () => set(true), isOpen };
+  // A press anywhere in her window but the input and her puts it away (a press on her toggles it on its click).
+  const onPress = (e: PointerEvent) => {
+    if (!isOpen() || parts.form.contains(e.target as Node)) return;
+    if (parts.stageBox.contains(e.target as Node) && o.onHer(e.clientX, e.clientY)) return;
+    set(false);
+  };
+  document.addEventListener("pointerdown", onPress, true);
+  return {
+    open: () => set(true),
+    isOpen,
+    dispose() {
+      document.removeEventListener("pointerdown", onPress, true);
+    },
+  };
 }

@@ -115,7 +115,7 @@ export function createPanel(opts: PanelOptions): Panel {
   // The addressed event waits for the reply's voice to play out (the voice is made below, used per turn).
   const session = openPageSession(opts, () => voice.finished());
   const view = createPanelView({ presetId, kind: opts.kind, name: session.name(), stage: opts.stage });
-  const stage = opts.stage ? mountStage(view.stageBox, presetId) : null;
+  const stage = opts.stage ? mountStage(view.stageBox, presetId, bridge) : null;
   const events = createPanelEvents();
   const queue = createTurnQueue({
     onBusy: (busy) => {

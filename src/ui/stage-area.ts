@@ -6,6 +6,8 @@
  */
 import type { StageHandle } from "../avatar/stage.ts";
 import { h, replace } from "./dom.ts";
+import type { FaceBridge } from "./stage-face.ts";
+import { keepSilhouette, waitingSilhouette } from "./stage-silhouette.ts";
 
 /** What the panel drives, and what its owner (the desktop view) follows. */
 export interface StageArea {
@@ -20,17 +22,22 @@ export interface StageArea {
   /** Hands `f` the stage's handle once the stage exists (at once when it does; never without WebGL). */
   onReady(f: (stage: StageHandle) => void): void;
   /**
-   * Calls `f` with the note shown instead of her (loading, or why she cannot be shown) now and at each
+   * Calls `f` with the note shown instead of her (her silhouette while she loads, or why she cannot be shown) now and at each
    * change; null once she is shown.
    */
   onNote(f: (note: HTMLElement | null) => void): void;
   dispose(): void;
 }
 
-/** Mounts the stage in `box` for a preset's model (`/avatar/<presetId>.vrm`). */
-export function mountStage(box: HTMLElement, presetId: string): StageArea {
+/**
+ * Mounts the stage in `box` for a preset's model (`/avatar/<presetId>.vrm`). With `bridge`, her face is shared
+ * with her other stages and relaxes after its hold (stage-face.ts).
+ */
+export function mountStage(box: HTMLElement, presetId: string, bridge?: FaceBridge): StageArea {
   const canvas = h("canvas", { class: "stage-canvas", "aria-label": "the character" });
-  const note = h("div", { class: "stage-note" }, "Loading the character…");
+  // While she loads, her silhouette waits where she will stand (stage-silhouette.ts).
+  const waiting = waitingSilhouette(presetId, box);
+  let note: HTMLElement = waiting.el;
   replace(box, canvas, note);
   let disposed = false;
   let noteNow: HTMLElement | null = note;
@@ -41,33 +48,69 @@ export function mountStage(box: HTMLElement, presetId: string): StageArea {
   };
   let impl: (Omit<StageArea, "onReady" | "onNote"> & { handle: StageHandle }) | null = null;
   const early: Array<(s: NonNullable<typeof impl>) => void> = [];
+  // The load's steps as performance marks (bench/load.ts reads them; docs/avatar.md "Loading").
+  const mark = (step: string) => performance.mark(`yui:stage:${step}`);
+  mark("mount");
   (async () => {
     try {
-      const [{ createStage }, { createCueScheduler }] = await Promise.all([
+      const [{ createStage }, { createCueScheduler }, { shareFace }] = await Promise.all([
         import("../avatar/stage.ts"),
         import("../avatar/cues.ts"),
+        import("./stage-face.ts"),
       ]);
       if (disposed) return;
+      mark("module");
       const stage = createStage(canvas, { framing: "full" });
-      const cues = createCueScheduler((cue) => stage.playCue(cue));
+      mark("created");
+      const face = bridge ? shareFace(bridge, presetId, stage) : null;
+      const cues = createCueScheduler((cue) => {
+        const result = stage.playCue(cue);
+        face?.played(cue.emotion_id, result);
+      });
       impl = {
-        newReply: () => cues.reset(),
+        newReply: () => {
+          cues.reset();
+          face?.newReply();
+        },
         cue: (offset, args) => cues.add(offset, args),
-        reveal: (p) => cues.reveal(p),
-        mouth: (w) => stage.setMouth(w),
-        dispose: () => stage.dispose(),
+        // The reply's text or her speech goes on: her face holds.
+        reveal: (p) => {
+          face?.active();
+          cues.reveal(p);
+        },
+        mouth: (w) => {
+          if (Object.values(w).some((v) => (v ?? 0) > 0)) face?.active();
+          stage.setMouth(w);
+        },
+        dispose: () => {
+          face?.dispose();
+          stage.dispose();
+        },
         handle: stage,
       };
       for (const f of early.splice(0)) f(impl);
       // `?stage=empty`: the same stage and loop with no character in it, the peer of bench:idle.
-      if (new URLSearchParams(location.search).get("stage") !== "empty") {
+      const st = new URLSearchParams(location.search).get("stage");
+      if (st !== "empty") {
         await stage.load(`/avatar/${encodeURIComponent(presetId)}.vrm`);
       }
+      mark("loaded");
+      // Her first frame: her shape is kept for the next wait.
+      const offFrame = stage.onFrame(() => {
+        offFrame();
+        mark("drawn");
+        if (st !== "empty") keepSilhouette(presetId, canvas);
+      });
+      waiting.dispose();
       note.remove();
       setNote(null);
     } catch (e) {
+      waiting.dispose();
       box.classList.add("placeholder");
-      note.textContent = `The character could not be shown here (${(e as Error).message}). Chat works as usual.`;
+      const message = `The character could not be shown here (${(e as Error).message}). Chat works as usual.`;
+      const failed = h("div", { class: "stage-note" }, message);
+      note.replaceWith(failed);
+      note = failed;
       setNote(note);
     }
   })();
@@ -88,6 +131,7 @@ export function mountStage(box: HTMLElement, presetId: string): StageArea {
     },
     dispose() {
       disposed = true;
+      waiting.dispose();
       impl?.dispose();
     },
   };

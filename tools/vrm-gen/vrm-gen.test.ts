@@ -4,7 +4,7 @@ import type * as Vrm from "@pixiv/types-vrmc-vrm-1.0";
 import validator from "gltf-validator";
 import { beforeAll, describe, expect, it } from "vitest";
 import { DEFAULT_EXPRESSIONS, EMOTION_IDS } from "../../src/avatar/default-expressions.ts";
-import { buildCharacter } from "./character.ts";
+import { buildCharacter, VARIANTS } from "./character.ts";
 import { readGlbJson } from "./glb.ts";
 import { writeVrm } from "./write-vrm.ts";
 
@@ -21,7 +21,11 @@ interface GltfJson {
     mesh?: number;
     skin?: number;
   }>;
-  meshes: Array<{ primitives: Array<{ targets?: unknown[] }>; extras?: { targetNames?: string[] } }>;
+  meshes: Array<{
+    primitives: Array<{ targets?: unknown[]; material?: number; attributes: Record<string, number> }>;
+    extras?: { targetNames?: string[] };
+  }>;
+  accessors: Array<{ min?: number[]; max?: number[] }>;
   materials: Array<{ name?: string; extensions?: { VRMC_materials_mtoon?: Mtoon.VRMCMaterialsMToon } }>;
   extensionsUsed: string[];
   extensions: { VRMC_vrm: Vrm.VRMCVRM; VRMC_springBone: Spring.VRMCSpringBone };
@@ -178,6 +182,55 @@ describe("the generated default character", () => {
     for (const c of spring.colliders ?? []) {
       expect(c.node).toBeTypeOf("number");
       expect(json.nodes[c.node as number]).toBeDefined();
+    }
+  });
+});
+
+describe("the generated characters (VARIANTS)", () => {
+  const looks: Array<{ name: string; json: GltfJson; bytes: Uint8Array }> = [];
+  beforeAll(async () => {
+    for (let v = 0; v < VARIANTS.length; v++) {
+      const b = await writeVrm(buildCharacter(v));
+      looks.push({ name: VARIANTS[v]!.name, bytes: b, json: readGlbJson(b) as GltfJson });
+    }
+  });
+  const baseOf = (json: GltfJson, material: string) =>
+    JSON.stringify(json.materials.find((m) => m.name === material)?.extensions?.VRMC_materials_mtoon);
+
+  it("the first is the default character, Yui", () => {
+    expect(looks[0]!.json).toEqual(json);
+  });
+
+  it("are each valid VRM 1.0, with her name and the same humanoid", async () => {
+    for (const { name, bytes: b, json: j } of looks) {
+      const report = await validator.validateBytes(b, { maxIssues: 100 });
+      expect(
+        report.issues.messages.filter((m: { severity: number }) => m.severity <= 1),
+        name,
+      ).toEqual([]);
+      expect(j.extensions.VRMC_vrm.meta.name).toBe(name);
+      expect(Object.keys(j.extensions.VRMC_vrm.humanoid.humanBones).sort()).toEqual(
+        Object.keys(json.extensions.VRMC_vrm.humanoid.humanBones).sort(),
+      );
+    }
+  });
+
+  it("differ two by two in hair colour, eye colour, outfit colour and hairstyle", () => {
+    for (let a = 0; a < looks.length; a++) {
+      for (let b = a + 1; b < looks.length; b++) {
+        const [x, y] = [looks[a]!, looks[b]!];
+        const pair = `${x.name} / ${y.name}`;
+        for (const material of ["hair", "hairCap", "iris", "accent"])
+          expect(baseOf(x.json, material), `${pair}: ${material}`).not.toBe(baseOf(y.json, material));
+        // The hairstyle: her spring locks, and how far down the back hair (the hair cap's material) falls.
+        const hairstyle = (j: GltfJson) => {
+          const cap = j.materials.findIndex((m) => m.name === "hairCap");
+          const prim = j.meshes.flatMap((m) => m.primitives).find((pr) => pr.material === cap)!;
+          const lowest = Math.round(j.accessors[prim.attributes.POSITION!]!.min![1]! * 100) / 100;
+          return { springs: j.extensions.VRMC_springBone.springs?.map((s) => s.name), lowest };
+        };
+        expect(hairstyle(x.json), pair).not.toEqual(hairstyle(y.json));
+      }
     }
   });
 });

@@ -13,7 +13,6 @@ import type * as Spring from "@pixiv/types-vrmc-springbone-1.0";
 import type * as Vrm from "@pixiv/types-vrmc-vrm-1.0";
 import * as THREE from "three";
 import {
-  BONES,
   type BoneDef,
   type CharacterModel,
   COLLIDERS,
@@ -21,9 +20,7 @@ import {
   type ExpressionDef,
   type Look,
   type MaterialKey,
-  PALETTE,
   PRESET_EXPRESSIONS,
-  SPRING_CHAINS,
 } from "./character.ts";
 import { FACE_MORPHS } from "./face.ts";
 import { HEAD_CENTRE } from "./head.ts";
@@ -197,18 +194,19 @@ export function buildDocument(
 
   // Skeleton: nodes carry only translations (the VRM rest pose), relative to their parent.
   const nodes = new Map<string, Node>();
-  for (const bone of BONES) {
+  const bones = model.bones;
+  for (const bone of bones) {
     const node = doc.createNode(bone.name);
-    const parent = bone.parent ? BONES.find((b) => b.name === bone.parent)! : null;
+    const parent = bone.parent ? bones.find((b) => b.name === bone.parent)! : null;
     const [px, py, pz] = parent ? posOf(parent) : [0, 0, 0];
     const [x, y, z] = posOf(bone);
     node.setTranslation([x - px, y - py, z - pz]);
     (bone.parent ? nodes.get(bone.parent)! : root).addChild(node);
     nodes.set(bone.name, node);
   }
-  const jointIndex = new Map(BONES.map((b, i) => [b.name, i]));
-  const ibm = new Float32Array(BONES.length * 16);
-  BONES.forEach((b, i) => {
+  const jointIndex = new Map(bones.map((b, i) => [b.name, i]));
+  const ibm = new Float32Array(bones.length * 16);
+  bones.forEach((b, i) => {
     const [x, y, z] = posOf(b);
     ibm.set(new THREE.Matrix4().makeTranslation(-x, -y, -z).toArray(), i * 16);
   });
@@ -216,13 +214,13 @@ export function buildDocument(
     .createSkin("Skin")
     .setSkeleton(nodes.get("hips")!)
     .setInverseBindMatrices(vec(doc, "MAT4", ibm));
-  for (const b of BONES) skin.addJoint(nodes.get(b.name)!);
+  for (const b of bones) skin.addJoint(nodes.get(b.name)!);
 
   const materials = new Map<MaterialKey, Material>();
   const materialOf = (key: MaterialKey) => {
     let m = materials.get(key);
     if (!m) {
-      const look = PALETTE[key];
+      const look = model.palette[key];
       m = doc
         .createMaterial(key)
         .setBaseColorFactor([...linear(look.base), look.alpha ?? 1])
@@ -304,7 +302,7 @@ export function writeGlb(
 
 /** Variations of the VRM 1.0 file, for test models that cover what the default character does not. */
 export interface VrmOptions extends DocumentOptions {
-  /** meta.name (default "Yui"). */
+  /** meta.name (default the character's: "Yui" for the default one). */
   name?: string;
   /** Per expression name (preset or custom): isBinary and override rules replacing the default ones. */
   expressions?: Record<string, Partial<Pick<Vrm.Expression, "isBinary" | "overrideBlink" | "overrideMouth">>>;
@@ -334,11 +332,11 @@ export async function writeVrm(model: CharacterModel, options: VrmOptions = {}):
     ...options.expressions?.[name],
   });
   const index = (context: WriterContext, bone: string) => context.nodeIndexMap.get(nodes.get(bone)!)!;
-  const head = BONES.find((b) => b.name === "head")!;
+  const head = model.bones.find((b) => b.name === "head")!;
 
   const VrmExt = jsonExtension("VRMC_vrm", (context) => {
     const humanBones: Vrm.HumanoidHumanBones = {} as Vrm.HumanoidHumanBones;
-    for (const b of BONES) {
+    for (const b of model.bones) {
       if (b.humanoid)
         (humanBones as Record<string, { node: number }>)[b.name] = { node: index(context, b.name) };
     }
@@ -347,7 +345,7 @@ export async function writeVrm(model: CharacterModel, options: VrmOptions = {}):
     const range = (deg: number) => ({ inputMaxValue: 90, outputScale: deg });
     const vrm: Vrm.VRMCVRM = {
       specVersion: "1.0",
-      meta: { ...META, name: options.name ?? META.name },
+      meta: { ...META, name: options.name ?? model.name },
       humanoid: { humanBones },
       firstPerson: {
         meshAnnotations: [
@@ -383,7 +381,7 @@ export async function writeVrm(model: CharacterModel, options: VrmOptions = {}):
         },
       })),
       colliderGroups: [{ name: "body", colliders: COLLIDERS.map((_, i) => i) }],
-      springs: SPRING_CHAINS.map((chain) => ({
+      springs: model.springs.map((chain) => ({
         name: chain.name,
         joints: chain.points.map((_, i) => ({
           node: index(context, `hair_${chain.name}_${i}`),
@@ -404,7 +402,7 @@ export async function writeVrm(model: CharacterModel, options: VrmOptions = {}):
       const def = context.jsonDoc.json.materials![context.materialIndexMap.get(material)!]!;
       def.extensions = {
         ...def.extensions,
-        VRMC_materials_mtoon: mtoon(PALETTE[key], options.uvAnimation?.[key]),
+        VRMC_materials_mtoon: mtoon(model.palette[key], options.uvAnimation?.[key]),
       };
     }
   });

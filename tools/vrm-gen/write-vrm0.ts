@@ -2,15 +2,12 @@ import type { WriterContext } from "@gltf-transform/core";
 import type * as V0 from "@pixiv/types-vrm-0.0";
 import type { HumanoidHumanBoneName } from "@pixiv/types-vrmc-vrm-1.0";
 import {
-  BONES,
   type CharacterModel,
   COLLIDERS,
   CUSTOM_EXPRESSIONS,
   type ExpressionDef,
   type Look,
-  PALETTE,
   PRESET_EXPRESSIONS,
-  SPRING_CHAINS,
 } from "./character.ts";
 import { FACE_MORPHS } from "./face.ts";
 import { HEAD_CENTRE } from "./head.ts";
@@ -166,7 +163,7 @@ const degreeMap = (yRange: number): V0.FirstPersonDegreeMap => ({
 export async function writeVrm0(model: CharacterModel): Promise<Uint8Array> {
   const { doc, nodes, bodyMesh, faceMesh, materials } = buildDocument(model, -1);
   const node = (context: WriterContext, bone: string) => context.nodeIndexMap.get(nodes.get(bone)!)!;
-  const head = BONES.find((b) => b.name === "head")!;
+  const head = model.bones.find((b) => b.name === "head")!;
 
   const group = (context: WriterContext, name: string, def: ExpressionDef): V0.BlendShapeGroup => ({
     name,
@@ -185,18 +182,20 @@ export async function writeVrm0(model: CharacterModel): Promise<Uint8Array> {
     // materialProperties is read by material index, so it follows the glTF material order exactly.
     const materialProperties: V0.Material[] = [];
     for (const [key, material] of materials) {
-      materialProperties[context.materialIndexMap.get(material)!] = mtoon0(key, PALETTE[key]);
+      materialProperties[context.materialIndexMap.get(material)!] = mtoon0(key, model.palette[key]);
     }
     const vrm: V0.VRM = {
       exporterVersion: VRM0_EXPORTER,
       specVersion: "0.0",
       meta: META_V0,
       humanoid: {
-        humanBones: BONES.filter((b) => b.humanoid).map((b) => ({
-          bone: v0BoneName(b.name as HumanoidHumanBoneName),
-          node: node(context, b.name),
-          useDefaultValues: true,
-        })),
+        humanBones: model.bones
+          .filter((b) => b.humanoid)
+          .map((b) => ({
+            bone: v0BoneName(b.name as HumanoidHumanBoneName),
+            node: node(context, b.name),
+            useDefaultValues: true,
+          })),
         armStretch: 0.05,
         legStretch: 0.05,
         upperArmTwist: 0.5,
@@ -231,7 +230,7 @@ export async function writeVrm0(model: CharacterModel): Promise<Uint8Array> {
           node: node(context, c.bone),
           colliders: [{ offset: { x: -c.offset[0], y: c.offset[1], z: c.offset[2] }, radius: c.radius }],
         })),
-        boneGroups: SPRING_CHAINS.map((chain) => ({
+        boneGroups: model.springs.map((chain) => ({
           comment: chain.name,
           stiffiness: chain.stiffness,
           gravityPower: chain.gravityPower,

@@ -1,8 +1,17 @@
-/** Settings → Characters: create, rename, make main, open or close as a panel, edit, delete. */
+/** Settings → Characters: create, rename, make main, put on the desktop (open as a panel in the browser build), edit, delete. */
 import { type Preset, PresetSchema } from "../../app/presets/preset.ts";
 import { activePresetId, getPreset, listPresets, openPetIds } from "../../app/presets/presets.ts";
 import { h, replace } from "../dom.ts";
 import { type Section, type SettingsScreen, sectionCard, slugFor } from "./shared.ts";
+
+/**
+ * What the open/close button says: in the desktop app a character opened this way stands on the desktop in her
+ * own window; in the browser build she gets a panel in the Chat view.
+ */
+export function openLabel(isOpen: boolean, desktopApp: boolean): string {
+  if (desktopApp) return isOpen ? "Take off desktop" : "Put on desktop";
+  return isOpen ? "Close panel" : "Open as panel";
+}
 
 /** One character's row: its name to rename, main or "Make main", its panel, Edit, Delete. */
 function presetRow(
@@ -47,7 +56,7 @@ function presetRow(
             "data-testid": `open-${p.id}`,
             onclick: () => void s.change(open.has(p.id) ? "pet_close" : "pet_open", { presetId: p.id }),
           },
-          open.has(p.id) ? "Close panel" : "Open as panel",
+          openLabel(open.has(p.id), !!s.ctx.desktopApp),
         ),
     h("button", { class: "small ghost", onclick: () => s.select(p.id) }, "Edit"),
     many
