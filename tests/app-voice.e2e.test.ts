@@ -70,7 +70,23 @@ async function open(view: string, stage = false): Promise<Page> {
   return page;
 }
 
-/** Sends a message and records the texts the page asked the host to speak. */
+/** Records, in the page, every sentence it marks as spoken from now on; the answer reads them, in order. */
+async function marksSeen(page: Page): Promise<() => Promise<string[]>> {
+  await page.evaluate(() => {
+    const seen: string[] = [];
+    (window as unknown as { marksSeen: string[] }).marksSeen = seen;
+    new MutationObserver(() => {
+      const m = document.querySelector("mark[data-testid=speaking]");
+      if (m?.textContent) seen.push(m.textContent);
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  });
+  return () => page.evaluate(() => (window as unknown as { marksSeen: string[] }).marksSeen);
+}
+
+/**
+ * Sends a message and records the texts the page asks the host to speak from then on, in order: this reply's,
+ * and every later one's on the same page.
+ */
 async function say(page: Page, text: string, reply: string[], shown = reply.join("")): Promise<string[]> {
   const spoken: string[] = [];
   page.on("request", (r) => {
@@ -90,19 +106,12 @@ describe("voice in the app", () => {
   it("the first run speaks the reply with the local engine, marking each sentence as it is spoken", async () => {
     const page = await open("main");
     const panel = page.getByTestId("panel-yui");
-    const marks: string[] = [];
-    await page.exposeFunction("markSeen", (t: string) => marks.push(t));
-    await page.evaluate(() => {
-      new MutationObserver(() => {
-        const m = document.querySelector("mark[data-testid=speaking]");
-        if (m?.textContent) (window as unknown as { markSeen(t: string): void }).markSeen(m.textContent);
-      }).observe(document.body, { subtree: true, childList: true, characterData: true });
-    });
+    const marks = await marksSeen(page);
     const spoken = await say(page, "Hello", ["Hi! ", "I'm YUI. ", "Nice to meet you."]);
     await expect.poll(() => spoken, { timeout: 20_000 }).toEqual(["Hi!", "I'm YUI.", "Nice to meet you."]);
     // Each sentence was marked while it sounded, in order; then the mark is gone and the words are unchanged.
     await expect
-      .poll(() => [...new Set(marks)], { timeout: 30_000 })
+      .poll(async () => [...new Set(await marks())], { timeout: 30_000 })
       .toEqual(["Hi!", "I'm YUI.", "Nice to meet you."]);
     await expect.poll(() => panel.locator("mark").count(), { timeout: 20_000 }).toBe(0);
     expect(await panel.locator(".msg.assistant").last().textContent()).toBe("Hi! I'm YUI. Nice to meet you.");
@@ -210,31 +219,43 @@ describe("voice in the app", () => {
       "Then a second one. ",
       "And a third.",
     ];
+    const marks = await marksSeen(page);
     const spoken = await say(page, "Tell me", long);
     await expect.poll(() => panel.locator("mark").count(), { timeout: 20_000 }).toBe(1);
     await panel.getByTestId("stop").click();
     expect(await panel.locator("mark").count()).toBe(0);
     await expect.poll(() => panel.getByTestId("stop").isHidden()).toBe(true);
-    await page.waitForTimeout(1000);
-    expect(await panel.locator("mark").count()).toBe(0);
     expect(spoken.length).toBeGreaterThan(0);
+    // From here on, what is spoken and marked is checked once a later reply has been heard (below): had the
+    // stopped reply, the muted one or the one with her voice off sounded, it would show before that one.
+    const afterStop = { spoken: spoken.length, marks: (await marks()).length };
 
     const quick = await open("quick");
     await quick.getByTestId("voice-mute").check();
     await expect.poll(() => host.store.get(VOICE_KEYS.global)).toEqual({ muted: true });
-    expect(await say(page, "Still there?", ["Yes. ", "Quietly."])).toEqual([]);
-    await page.waitForTimeout(500);
+    await say(page, "Still there?", ["Yes. ", "Quietly."]);
     expect(await panel.locator("mark").count()).toBe(0);
 
     await quick.getByTestId("voice-mute").uncheck();
     await quick.getByTestId("voice-yui").uncheck();
     await expect.poll(() => host.store.get(VOICE_KEYS.preset("yui"))).toEqual({ enabled: false });
-    expect(await say(page, "And now?", ["Still quiet."])).toEqual([]);
+    await say(page, "And now?", ["Still quiet."]);
 
+    // The positive control: with her voice back on, a reply is spoken and marked (the setting reaches the
+    // page through the host's push, so the first message after the switch may still find her voice off).
     await quick.getByTestId("voice-yui").check();
     await expect
-      .poll(() => say(page, "Speak again", ["Here I am."]), { timeout: 20_000 })
-      .toEqual(["Here I am."]);
+      .poll(
+        async () => {
+          if (!spoken.slice(afterStop.spoken).includes("Here I am."))
+            await say(page, "Speak again", ["Here I am."]);
+          return (await marks()).slice(afterStop.marks).includes("Here I am.");
+        },
+        { timeout: 20_000 },
+      )
+      .toBe(true);
+    expect(new Set(spoken.slice(afterStop.spoken))).toEqual(new Set(["Here I am."]));
+    expect(new Set((await marks()).slice(afterStop.marks))).toEqual(new Set(["Here I am."]));
     await quick.close();
     await page.close();
   }, 90_000);
@@ -242,8 +263,10 @@ describe("voice in the app", () => {
   it("does not read out a [SILENT] reply", async () => {
     const page = await open("main");
     const spoken = await say(page, "Shh", ["[SILENT]"], "(no reply)");
-    await page.waitForTimeout(1000);
-    expect(spoken).toEqual([]);
+    // The positive control: the next reply is read out; the silent one, had it been, would come before it.
+    await say(page, "And this?", ["Out loud."]);
+    await expect.poll(() => spoken, { timeout: 20_000 }).toContain("Out loud.");
+    expect(spoken).toEqual(["Out loud."]);
     await page.close();
   });
 

@@ -194,13 +194,15 @@ describe("the browser build", { timeout: 90_000 }, () => {
   });
 
   it("Stop ends a reply at once and the host drops the backend's stream", async () => {
-    let upstreamClosed = false;
+    // Resolved when the host drops the backend's stream: awaited, not polled for a fixed time.
+    let upstreamClosed!: () => void;
+    const closed = new Promise<void>((r) => {
+      upstreamClosed = r;
+    });
     const hanging: Server = createServer((req, res) => {
       res.writeHead(200, { "content-type": "text/event-stream" });
       res.write(chatStream({ text: ["I could go on and on"], finish: null, done: false }));
-      res.on("close", () => {
-        upstreamClosed = true;
-      });
+      res.on("close", () => upstreamClosed());
       void req;
     });
     await new Promise<void>((r) => hanging.listen(0, "127.0.0.1", r));
@@ -212,7 +214,7 @@ describe("the browser build", { timeout: 90_000 }, () => {
     await panel.getByTestId("stop").click();
     await expect.poll(() => panel.locator(".msg.assistant.stopped").count()).toBe(1);
     expect(await panel.getByTestId("send").isEnabled()).toBe(true);
-    await expect.poll(() => upstreamClosed).toBe(true);
+    await closed;
     await new Promise<void>((r) => hanging.close(() => r()));
   });
 

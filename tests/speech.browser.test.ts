@@ -101,7 +101,9 @@ describe("speech in Chromium", () => {
     expect(played).toBe(false);
     expect(await h.page.evaluate(() => window.voice.playing())).toBe(false);
     expect(await h.page.evaluate(() => window.voice.active())).toBe(false);
-    await h.page.waitForTimeout(1500);
+    // The positive control: the audio clock that would have played the queue runs on for 1.2 s after the stop,
+    // the time in which the next sentence would have started had the queue survived.
+    await h.page.waitForFunction((at) => window.voice.now() > at + 1.2, stoppedAt, { timeout: 20_000 });
     const s = await state();
     expect(of(s, "start").map((e) => e.index)).toEqual([0]);
     expect(of(s, "end")).toEqual([]);

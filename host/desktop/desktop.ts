@@ -90,11 +90,8 @@ export interface Desktop {
   dispose(): void;
 }
 
-/**
- * Opens the windows on a ready shell and keeps them in step with the store. Closing main's window quits
- * (`onQuit`); closing a pet's window closes that pet.
- */
-export function startDesktop(opts: {
+/** What startDesktop works with. */
+export interface DesktopOptions {
   shell: ShellProcess;
   store: Store;
   hostUrl: string;
@@ -106,7 +103,13 @@ export function startDesktop(opts: {
   onPlaced?: (id: string, x: number, y: number) => void;
   /** Main's body makes room for a window of YUI's itself (room.ts RoomOptions.stepAside). */
   stepAside?: (id: string, x: number | null) => boolean | null;
-}): Desktop {
+}
+
+/**
+ * Opens the windows on a ready shell and keeps them in step with the store. Closing main's window quits
+ * (`onQuit`); closing a pet's window closes that pet.
+ */
+export function startDesktop(opts: DesktopOptions): Desktop {
   const { shell, store } = opts;
   let monitors = opts.monitors;
   // id -> what the window shows (role and title), to open, retitle or reopen on change.

@@ -137,23 +137,47 @@ function decodeRow(row: Row): unknown {
   }
 }
 
+/** The store's prepared statements over its one table. */
+function statements(db: Database.Database) {
+  return {
+    selectOne: db.prepare<[string], Row>("SELECT key, value, who, rev FROM kv WHERE key = ?"),
+    selectSince: db.prepare<[number], Row>("SELECT key, value, who, rev FROM kv WHERE rev > ? ORDER BY rev"),
+    selectKeys: db.prepare<[], { key: string }>("SELECT key FROM kv WHERE value IS NOT NULL ORDER BY key"),
+    maxRev: db.prepare<[], { rev: number }>("SELECT coalesce(max(rev), 0) AS rev FROM kv"),
+    upsert: db.prepare<[string, string | null, string, number, number]>(
+      `INSERT INTO kv (key, value, who, at, rev) VALUES (?, ?, ?, ?, ?)
+     ON CONFLICT(key) DO UPDATE SET value = excluded.value, who = excluded.who, at = excluded.at, rev = excluded.rev`,
+    ),
+  };
+}
+
+/** Tells every listener the change a row makes (a secret key's value withheld). */
+function tell(listeners: Set<ChangeListener>, row: Row): void {
+  const secret = isSecretKey(row.key);
+  const change: StoreChange = {
+    key: row.key,
+    value: secret ? undefined : decodeRow(row),
+    deleted: row.value === null,
+    who: row.who,
+    rev: row.rev,
+    secret,
+  };
+  for (const l of [...listeners]) {
+    try {
+      l(change);
+    } catch (err) {
+      // One failing listener must neither starve the others nor break the writer (nor crash the host).
+      console.error(`store: a change listener for ${row.key} failed:`, err);
+    }
+  }
+}
+
 /** Opens (creating if needed) the store in `dir`, by default `dataDir()`; the caller closes it. */
 export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {}): Store {
   const { path, db } = openDatabase(dir);
   const now = options.now ?? Date.now;
   const pollMs = options.pollMs ?? DEFAULT_POLL_MS;
-  const selectOne = db.prepare<[string], Row>("SELECT key, value, who, rev FROM kv WHERE key = ?");
-  const selectSince = db.prepare<[number], Row>(
-    "SELECT key, value, who, rev FROM kv WHERE rev > ? ORDER BY rev",
-  );
-  const selectKeys = db.prepare<[], { key: string }>(
-    "SELECT key FROM kv WHERE value IS NOT NULL ORDER BY key",
-  );
-  const maxRev = db.prepare<[], { rev: number }>("SELECT coalesce(max(rev), 0) AS rev FROM kv");
-  const upsert = db.prepare<[string, string | null, string, number, number]>(
-    `INSERT INTO kv (key, value, who, at, rev) VALUES (?, ?, ?, ?, ?)
-     ON CONFLICT(key) DO UPDATE SET value = excluded.value, who = excluded.who, at = excluded.at, rev = excluded.rev`,
-  );
+  const { selectOne, selectSince, selectKeys, maxRev, upsert } = statements(db);
 
   const listeners = new Set<ChangeListener>();
   // Inside transaction(): changes are told once the outer transaction commits, never before.
@@ -182,23 +206,7 @@ export function openStore(dir: string = dataDir(), options: OpenStoreOptions = {
     const rows = selectSince.all(lastRev);
     for (const row of rows) {
       lastRev = Math.max(lastRev, row.rev);
-      const secret = isSecretKey(row.key);
-      const change: StoreChange = {
-        key: row.key,
-        value: secret ? undefined : decodeRow(row),
-        deleted: row.value === null,
-        who: row.who,
-        rev: row.rev,
-        secret,
-      };
-      for (const l of [...listeners]) {
-        try {
-          l(change);
-        } catch (err) {
-          // One failing listener must neither starve the others nor break the writer (nor crash the host).
-          console.error(`store: a change listener for ${row.key} failed:`, err);
-        }
-      }
+      tell(listeners, row);
     }
   }
 

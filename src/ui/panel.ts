@@ -109,6 +109,25 @@ function openPageSession(opts: PanelOptions, playback: () => Promise<boolean>): 
   });
 }
 
+/** Her input sends what was typed on submit, and Enter (without Shift, not while composing) submits. */
+function sendOnSubmit(
+  view: { form: HTMLFormElement; input: HTMLTextAreaElement },
+  send: (text: string) => void,
+): void {
+  view.form.addEventListener("submit", (e) => {
+    e.preventDefault();
+    const t = view.input.value;
+    view.input.value = "";
+    send(t);
+  });
+  view.input.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
+      e.preventDefault();
+      view.form.requestSubmit();
+    }
+  });
+}
+
 /** Creates the panel of one character. */
 export function createPanel(opts: PanelOptions): Panel {
   const { bridge, kv, presetId } = opts;
@@ -199,18 +218,7 @@ export function createPanel(opts: PanelOptions): Panel {
       })
     : () => {};
 
-  view.form.addEventListener("submit", (e) => {
-    e.preventDefault();
-    const t = view.input.value;
-    view.input.value = "";
-    send(t);
-  });
-  view.input.addEventListener("keydown", (e) => {
-    if (e.key === "Enter" && !e.shiftKey && !e.isComposing) {
-      e.preventDefault();
-      view.form.requestSubmit();
-    }
-  });
+  sendOnSubmit(view, send);
   /** Stop: her turn and her voice (the button, and the user speaking over her). */
   const stopAll = () => {
     queue.stop();

@@ -85,6 +85,59 @@ export function voiceToggle(kv: KeyValue, presetId: string, name: string): HTMLE
   );
 }
 
+/** The enum-mode engine's tag table, written into the vocabulary's voice in one click; the verdict says how it went. */
+function useTagsButton(bridge: ViewContext["bridge"], verdict: HTMLElement): HTMLElement {
+  return h(
+    "button",
+    {
+      class: "secondary",
+      type: "button",
+      "data-testid": "voice-use-tags",
+      onclick: async () => {
+        try {
+          const { vocabulary } = await bridge.invoke("vocabulary_get", {});
+          await bridge.invoke("vocabulary_set", {
+            vocabulary: {
+              ...vocabulary,
+              voice: { engine: "elevenlabs", mode: "enum", tags: ELEVENLABS_V3_TAGS },
+            },
+          });
+          verdict.className = "verdict good";
+          verdict.textContent = `The vocabulary's voice is now ElevenLabs v3 with its ${ELEVENLABS_V3_TAGS.length} audio tags.`;
+        } catch (e) {
+          verdict.className = "verdict bad";
+          verdict.textContent = (e as Error).message;
+        }
+      },
+    },
+    "Use the ElevenLabs v3 tags in the vocabulary",
+  );
+}
+
+/** Test voice: speaks a greeting through the host's voice route and plays it; the verdict says how it went. */
+async function speakSample(presetId: string, name: string, verdict: HTMLElement): Promise<void> {
+  verdict.className = "verdict";
+  verdict.textContent = "Speaking…";
+  try {
+    const res = await fetch(`${VOICE_PREFIX}${encodeURIComponent(presetId)}`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ text: `Hello, I am ${name}.` }),
+    });
+    if (!res.ok) {
+      const j = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
+      throw new Error(j.error?.message ?? `HTTP ${res.status}`);
+    }
+    const audio = new Audio(URL.createObjectURL(await res.blob()));
+    await audio.play().catch(() => {});
+    verdict.className = "verdict good";
+    verdict.textContent = `Spoken with ${res.headers.get("x-yui-voice-engine") ?? "the engine"}.`;
+  } catch (e) {
+    verdict.className = "verdict bad";
+    verdict.textContent = (e as Error).message;
+  }
+}
+
 /** Renders the Voice card of a character into `card`. */
 export function renderVoiceCard(card: HTMLElement, ctx: ViewContext, presetId: string, name: string): void {
   const { kv, bridge } = ctx;
@@ -134,32 +187,7 @@ export function renderVoiceCard(card: HTMLElement, ctx: ViewContext, presetId: s
     voice.placeholder =
       d.voice ?? (engine.value === "elevenlabs" ? "a voice id (required)" : "espeak-ng voice, e.g. en-us+f3");
   };
-  // The enum-mode engine's tag table, written into the vocabulary's voice in one click.
-  const useTags = h(
-    "button",
-    {
-      class: "secondary",
-      type: "button",
-      "data-testid": "voice-use-tags",
-      onclick: async () => {
-        try {
-          const { vocabulary } = await bridge.invoke("vocabulary_get", {});
-          await bridge.invoke("vocabulary_set", {
-            vocabulary: {
-              ...vocabulary,
-              voice: { engine: "elevenlabs", mode: "enum", tags: ELEVENLABS_V3_TAGS },
-            },
-          });
-          verdict.className = "verdict good";
-          verdict.textContent = `The vocabulary's voice is now ElevenLabs v3 with its ${ELEVENLABS_V3_TAGS.length} audio tags.`;
-        } catch (e) {
-          verdict.className = "verdict bad";
-          verdict.textContent = (e as Error).message;
-        }
-      },
-    },
-    "Use the ElevenLabs v3 tags in the vocabulary",
-  );
+  const useTags = useTagsButton(bridge, verdict);
   const showTags = () => {
     useTags.hidden = engine.value !== "elevenlabs";
   };
@@ -214,26 +242,7 @@ export function renderVoiceCard(card: HTMLElement, ctx: ViewContext, presetId: s
   };
   const test = async () => {
     if (!(await save())) return;
-    verdict.className = "verdict";
-    verdict.textContent = "Speaking…";
-    try {
-      const res = await fetch(`${VOICE_PREFIX}${encodeURIComponent(presetId)}`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify({ text: `Hello, I am ${name}.` }),
-      });
-      if (!res.ok) {
-        const j = (await res.json().catch(() => ({}))) as { error?: { message?: string } };
-        throw new Error(j.error?.message ?? `HTTP ${res.status}`);
-      }
-      const audio = new Audio(URL.createObjectURL(await res.blob()));
-      await audio.play().catch(() => {});
-      verdict.className = "verdict good";
-      verdict.textContent = `Spoken with ${res.headers.get("x-yui-voice-engine") ?? "the engine"}.`;
-    } catch (e) {
-      verdict.className = "verdict bad";
-      verdict.textContent = (e as Error).message;
-    }
+    await speakSample(presetId, name, verdict);
   };
   replace(
     card,

@@ -1,7 +1,8 @@
 /**
- * No function in src/ or host/ longer than 200 lines (issue 19: "no function longer than about 200 lines"), read
- * with the TypeScript compiler's own parser. A function's length runs from its first line to its last, nested
- * closures included: a screen built as one closure of closures counts whole.
+ * No function in the tree's code (src/, host/, shell/, Mods/, tools/, bench/; TypeScript and the shells' plain
+ * JavaScript alike) longer than 150 lines (issue 30), read with the TypeScript compiler's own parser. A
+ * function's length runs from its first line to its last, nested closures included: a screen built as one
+ * closure of closures counts whole.
  *
  * Test files are left out: their long functions are `describe` callbacks that group cases, not code a reader
  * has to hold in their head at once.
@@ -12,7 +13,28 @@ import ts from "typescript";
 import { describe, expect, it } from "vitest";
 
 const ROOT = join(import.meta.dirname, "..", "..");
-const MAX_LINES = 200;
+const MAX_LINES = 150;
+
+/** The folders measured, relative to the repository. */
+const MEASURED = ["src", "host", "shell", "Mods", "tools", "bench"];
+
+/**
+ * Longer functions that earned their length: a table read top to bottom (a keyframe table, say), not logic.
+ * `path#name` -> why. Keep it short.
+ */
+const EARNED: Record<string, string> = {};
+
+/**
+ * TEMPORARY (issue 30): functions other helpers are splitting while this guard lands (`face`: tools/vrm-gen;
+ * `listen2`: src/voice/listen, bench/listen.ts). The lead empties this list once their splits are merged; an
+ * entry that is no longer too long fails the last test below, so the list cannot outlive its reason.
+ */
+const BEING_SPLIT = [
+  "tools/vrm-gen/character.ts#body",
+  "tools/vrm-gen/character.ts#hair",
+  "src/voice/listen/listening.ts#createListening",
+  "bench/listen.ts#main",
+];
 
 interface LongFunction {
   /** `path#name`, the name of the function or of what holds it (`<anonymous>` when nothing names it). */
@@ -32,7 +54,8 @@ function nameOf(fn: ts.SignatureDeclaration, sf: ts.SourceFile): string {
 
 /** Every function in `source` longer than `max` lines. */
 function longFunctions(path: string, source: string, max = MAX_LINES): LongFunction[] {
-  const sf = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+  const kind = /\.[mc]?js$/.test(path) ? ts.ScriptKind.JS : ts.ScriptKind.TS;
+  const sf = ts.createSourceFile(path, source, ts.ScriptTarget.Latest, true, kind);
   const found: LongFunction[] = [];
   const visit = (node: ts.Node): void => {
     if (ts.isFunctionLike(node) && "body" in node && node.body) {
@@ -47,12 +70,12 @@ function longFunctions(path: string, source: string, max = MAX_LINES): LongFunct
   return found;
 }
 
-/** The TypeScript sources under `dir` (relative to the repository), tests and declarations left out. */
+/** The TypeScript and JavaScript sources under `dir` (relative to the repository), tests, declarations and build output left out. */
 function sources(dir: string): string[] {
   return readdirSync(join(ROOT, dir), { recursive: true, encoding: "utf8" })
     .map((f) => join(dir, f).split("\\").join("/"))
-    .filter((f) => !f.includes("node_modules/"))
-    .filter((f) => /\.(ts|mts|cts|tsx)$/.test(f) && !/\.d\.ts$|\.test\.tsx?$/.test(f));
+    .filter((f) => !/(^|\/)(node_modules|dist)\//.test(f))
+    .filter((f) => /\.([mc]?ts|tsx|[mc]?js)$/.test(f) && !/\.d\.ts$|\.test\.[mc]?[jt]sx?$/.test(f));
 }
 
 describe("function length", () => {
@@ -77,12 +100,29 @@ describe("function length", () => {
     ]);
   });
 
-  const long = ["src", "host"]
-    .flatMap(sources)
-    .flatMap((f) => longFunctions(f, readFileSync(join(ROOT, f), "utf8")));
+  it("reads JavaScript too (the shells' plain JavaScript)", () => {
+    const source = ["function shell() {", "  let a = 0;", ...Array(MAX_LINES).fill("  a++;"), "}"].join("\n");
+    expect(longFunctions("core.js", source).map((f) => f.id)).toEqual(["core.js#shell"]);
+  });
+
+  const long = MEASURED.flatMap(sources).flatMap((f) =>
+    longFunctions(f, readFileSync(join(ROOT, f), "utf8")),
+  );
   const describeAll = (fs: LongFunction[]) => fs.map((f) => `${f.id} (line ${f.line}): ${f.lines} lines`);
 
-  it(`no function in src/ or host/ is longer than ${MAX_LINES} lines`, () => {
-    expect(describeAll(long)).toEqual([]);
+  it("measures every folder of code, JavaScript included", () => {
+    const files = MEASURED.flatMap(sources);
+    for (const dir of MEASURED) expect(files.some((f) => f.startsWith(`${dir}/`))).toBe(true);
+    expect(files).toContain("shell/core.js");
+  });
+
+  it(`no function in ${MEASURED.join("/, ")}/ is longer than ${MAX_LINES} lines`, () => {
+    const exempt = new Set([...Object.keys(EARNED), ...BEING_SPLIT]);
+    expect(describeAll(long.filter((f) => !exempt.has(f.id)))).toEqual([]);
+  });
+
+  it("every exemption is still needed: each listed function exists and is longer than the cap", () => {
+    const ids = new Set(long.map((f) => f.id));
+    expect([...Object.keys(EARNED), ...BEING_SPLIT].filter((id) => !ids.has(id))).toEqual([]);
   });
 });

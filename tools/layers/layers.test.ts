@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { describePair, importEdges, mutualPairs, upwardImports } from "./layers.ts";
+import { describePair, importEdges, mutualPairs, supportImports, upwardImports } from "./layers.ts";
 
 const ROOT = join(import.meta.dirname, "..", "..");
 
@@ -15,12 +15,21 @@ describe("the layers of the real tree (docs/architecture.md#the-layers)", () => 
     expect(edges).toContainEqual({ from: "src/ui/panel.ts", to: "src/ui/panel-view.ts" });
   });
 
-  it("no two folders under src/, host/ or shell/ import each other", () => {
+  it("walks tools/, Mods/ and bench/ too", () => {
+    for (const top of ["tools/", "Mods/", "bench/"])
+      expect(edges.some((e) => e.from.startsWith(top))).toBe(true);
+  });
+
+  it("no two folders under src/, host/, shell/, tools/, Mods/ or bench/ import each other", () => {
     expect(mutualPairs(edges).map((p) => describePair(p))).toEqual([]);
   });
 
   it("imports point down: src/ imports no host/ or shell/ file, they import no window's file, no layer of src/ a higher one", () => {
     expect(upwardImports(edges).map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
+  });
+
+  it("test support stays out of what ships: tools/testing only in tests and harnesses, no app or mod code importing tools/, bench/ or another mod", () => {
+    expect(supportImports(edges).map((e) => `${e.from} -> ${e.to}`)).toEqual([]);
   });
 });
 
@@ -91,6 +100,26 @@ describe("the checks catch what they claim to (a planted tree)", () => {
       { from: "host/server/server.ts", to: "src/ui/errors.ts" },
       { from: "src/io/chat/engine.ts", to: "src/ui/dom.ts" },
       { from: "src/ui/errors.test.ts", to: "host/server/server.ts" },
+    ]);
+  });
+
+  it("flags test support imported by code that ships, and lets tests, harnesses and benchmarks use it", () => {
+    const root = plant({
+      "src/ui/panel.ts": `import "../../tools/testing/chromium.ts";\n`,
+      "host/server/server.ts": `import "../../tools/scripted-backend/server.ts";\n`,
+      "Mods/factorio/src/server.ts": `import "../../mod-kit/src/index.ts";\nimport "./rcon.ts";\n`,
+      "tools/vrm-gen/main.ts": `import "../testing/chromium.ts";\n`,
+      "src/ui/panel.test.ts": `import "../../tools/testing/chromium.ts";\n`,
+      "src/voice/harness/serve.ts": `import "../../../tools/testing/chromium.ts";\n`,
+      "host/server/testing.ts": `import "../../tools/scripted-backend/server.ts";\n`,
+      "bench/listen.ts": `import "../tools/testing/chromium.ts";\n`,
+      "Mods/avatar/src/server.test.ts": `import "../../../host/ingress/testing.ts";\n`,
+    });
+    expect(supportImports(importEdges(root))).toEqual([
+      { from: "host/server/server.ts", to: "tools/scripted-backend/server.ts" },
+      { from: "Mods/factorio/src/server.ts", to: "Mods/mod-kit/src/index.ts" },
+      { from: "src/ui/panel.ts", to: "tools/testing/chromium.ts" },
+      { from: "tools/vrm-gen/main.ts", to: "tools/testing/chromium.ts" },
     ]);
   });
 });

@@ -8,14 +8,19 @@
  *   nothing under src/ imports host/ or shell/, which sit on top of the page code; host/ and shell/ import
  *   the contract, the domain and io, never a window's file (src/ui).
  *
+ * tools/, Mods/ and bench/ are walked too: the pair rule covers them (no two mods, or a tool and the app, import
+ * each other), and one more rule keeps test support out of what ships (supportImports): the app's code (src/,
+ * host/, shell/) and a mod's code import nothing from tools/, bench/ or another top folder's mod, and
+ * tools/testing is imported by tests and harnesses only (TEST_SUPPORT).
+ *
  * tests/ (integration tests that drive src/ through the host) may import anything and is not walked.
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { dirname, join, posix, relative } from "node:path";
 import ts from "typescript";
 
-/** The folders walked, relative to the root. */
-export const WALKED = ["src", "host", "shell"] as const;
+/** The folders walked, relative to the root: the app's three, then the tools, the mods and the benchmarks. */
+export const WALKED = ["src", "host", "shell", "tools", "Mods", "bench"] as const;
 
 /**
  * The layers of src/, bottom first: a folder may import folders of its own rank or below. Folders at the
@@ -78,12 +83,16 @@ export function folderOf(file: string, depth: number): string {
 }
 
 const inside = (a: string, b: string) => a === b || a.startsWith(`${b}/`);
+const inApp = (file: string) => ["src", "host", "shell"].some((top) => inside(file, top));
 
 /** Every pair of folders (depth 2 and 3) whose files import each other, each pair once, sorted. */
 export function mutualPairs(edges: readonly Edge[]): MutualPair[] {
   const between = new Map<string, Edge[]>();
   for (const e of edges) {
     if (!WALKED.some((w) => inside(e.to, w))) continue;
+    // Tests and harnesses reach across to what they test with (tools/testing, tools/vrm-gen's models, a mod's
+    // test/): outside the app's own folders their imports are no dependency of the code that ships.
+    if (TEST_SUPPORT.test(e.from) && !(inApp(e.from) && inApp(e.to))) continue;
     for (const depth of [2, 3]) {
       const a = folderOf(e.from, depth);
       const b = folderOf(e.to, depth);
@@ -132,4 +141,32 @@ export function describePair(p: MutualPair, max = 4): string {
       .map((e) => `    ${e.from} -> ${e.to}`)
       .join("\n");
   return `${p.a} <-> ${p.b}\n${files(p.aToB)}\n${files(p.bToA)}`;
+}
+
+/**
+ * Test support: a test, a benchmark, a harness page's code, or a file or folder named for testing (`testing.ts`,
+ * `testing/`, `test-tools.ts`, a mod's `test/`). It may import what it tests with, tools/testing included.
+ */
+export const TEST_SUPPORT =
+  /\.(test|bench)\.[mc]?[jt]sx?$|(^|\/)(testing|harness|test|bench)(\/|\.[mc]?[jt]s$)|(^|\/)test-[^/]*$/;
+
+/** The top folder a file belongs to, and for a mod its own folder (`Mods/factorio`). */
+const packageOf = (file: string): string => {
+  const parts = file.split("/");
+  return parts[0] === "Mods" ? parts.slice(0, 2).join("/") : (parts[0] ?? "");
+};
+
+/**
+ * Imports of test support by code that ships: the app's code (src/, host/, shell/) into tools/, bench/ or Mods/;
+ * a mod's code outside its own folder; anything but test support into tools/testing.
+ */
+export function supportImports(edges: readonly Edge[]): Edge[] {
+  const wrong = edges.filter((e) => {
+    if (TEST_SUPPORT.test(e.from)) return false;
+    if (inside(e.to, "tools/testing")) return true;
+    if (inApp(e.from)) return ["tools", "bench", "Mods"].some((top) => inside(e.to, top));
+    if (inside(e.from, "Mods")) return packageOf(e.to) !== packageOf(e.from);
+    return false;
+  });
+  return wrong.sort((x, y) => `${x.from} ${x.to}`.localeCompare(`${y.from} ${y.to}`));
 }

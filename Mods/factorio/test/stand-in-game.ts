@@ -354,6 +354,43 @@ export class StandInGame {
     };
   }
 
+  /** `find`: the entities by area, distance, name or type, checked as the game mod checks them. */
+  private find(a: Obj): Obj {
+    if (a.area === undefined && a.around === undefined && a.name === undefined && a.type === undefined) {
+      throw new BadRequest("args", "give at least one of area, around, name, type");
+    }
+    const limit = a.limit === undefined ? 50 : int(a.limit, "args.limit", 1, 200);
+    // Like the game mod: names and types are checked against the game's prototypes.
+    if (a.name !== undefined && !KNOWN_NAMES.has(str(a.name, "args.name", 1, 200))) {
+      throw new BadRequest("args.name", `args.name is not a known entity: ${a.name}`);
+    }
+    if (a.type !== undefined && !KNOWN_TYPES.has(str(a.type, "args.type", 1, 200))) {
+      throw new BadRequest("args.type", `args.type is not a known entity type: ${a.type}`);
+    }
+    if (a.area !== undefined) {
+      const area = (a.area ?? {}) as Obj;
+      const lt = position(area.left_top, "args.area.left_top");
+      const rb = position(area.right_bottom, "args.area.right_bottom");
+      // Like the game mod: one request must not scan a whole map.
+      if (rb.x - lt.x > 1024 || rb.y - lt.y > 1024) {
+        throw new BadRequest("args.area", "args.area is more than 1024 tiles across");
+      }
+    }
+    if (a.around !== undefined) {
+      num(a.around, "args.around", 1, 256);
+      if (!this.hostOnline)
+        throw new OpError("unavailable", "the host player is not connected", { what: "host" });
+    }
+    let found = ENTITIES.filter(
+      (e) => (a.name === undefined || e.name === a.name) && (a.type === undefined || e.type === a.type),
+    );
+    if (a.around !== undefined) {
+      const r = a.around as number;
+      found = found.filter((e) => Math.hypot((e.position as Pos).x, (e.position as Pos).y) <= r);
+    }
+    return { entities: found.slice(0, limit), truncated: found.length > limit };
+  }
+
   private run(op: string, a: Obj): Obj {
     switch (op) {
       case "status":
@@ -384,41 +421,8 @@ export class StandInGame {
         for (const n of names) sections[n] = { section: n };
         return { sections };
       }
-      case "find": {
-        if (a.area === undefined && a.around === undefined && a.name === undefined && a.type === undefined) {
-          throw new BadRequest("args", "give at least one of area, around, name, type");
-        }
-        const limit = a.limit === undefined ? 50 : int(a.limit, "args.limit", 1, 200);
-        // Like the game mod: names and types are checked against the game's prototypes.
-        if (a.name !== undefined && !KNOWN_NAMES.has(str(a.name, "args.name", 1, 200))) {
-          throw new BadRequest("args.name", `args.name is not a known entity: ${a.name}`);
-        }
-        if (a.type !== undefined && !KNOWN_TYPES.has(str(a.type, "args.type", 1, 200))) {
-          throw new BadRequest("args.type", `args.type is not a known entity type: ${a.type}`);
-        }
-        if (a.area !== undefined) {
-          const area = (a.area ?? {}) as Obj;
-          const lt = position(area.left_top, "args.area.left_top");
-          const rb = position(area.right_bottom, "args.area.right_bottom");
-          // Like the game mod: one request must not scan a whole map.
-          if (rb.x - lt.x > 1024 || rb.y - lt.y > 1024) {
-            throw new BadRequest("args.area", "args.area is more than 1024 tiles across");
-          }
-        }
-        if (a.around !== undefined) {
-          num(a.around, "args.around", 1, 256);
-          if (!this.hostOnline)
-            throw new OpError("unavailable", "the host player is not connected", { what: "host" });
-        }
-        let found = ENTITIES.filter(
-          (e) => (a.name === undefined || e.name === a.name) && (a.type === undefined || e.type === a.type),
-        );
-        if (a.around !== undefined) {
-          const r = a.around as number;
-          found = found.filter((e) => Math.hypot((e.position as Pos).x, (e.position as Pos).y) <= r);
-        }
-        return { entities: found.slice(0, limit), truncated: found.length > limit };
-      }
+      case "find":
+        return this.find(a);
       case "inspect": {
         const n = int(a.unit_number, "args.unit_number", 1);
         const e = ENTITIES.find((x) => x.unit_number === n);

@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { sendJson } from "./body.ts";
+import { sendJson } from "./http-body.ts";
 
 // The only names the spec accepts as loopback. Deliberately not "any 127.0.0.0/8 address": the spec
 // lists names, and a DNS-rebinding attack always arrives with the attacker's name in Host.

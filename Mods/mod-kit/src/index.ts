@@ -1,5 +1,9 @@
 // The shared kit every YUI mod is built on: one loopback guard, one way to serve MCP, one CLI port,
 // and the one way every listener (mods and host) reads a capped JSON body and answers in JSON.
+
+export { parsePort, portFromArgs } from "./cli.ts";
+export { connectClient } from "./client.ts";
+export { GUARD_REFUSALS, isLoopbackHost, isLoopbackOrigin, loopbackGuard } from "./guard.ts";
 export {
   BodyAbortedError,
   BodyNotJsonError,
@@ -10,10 +14,7 @@ export {
   readJsonBody,
   sendJson,
   sendJsonError,
-} from "./body.ts";
-export { parsePort, portFromArgs } from "./cli.ts";
-export { connectClient } from "./client.ts";
-export { GUARD_REFUSALS, isLoopbackHost, isLoopbackOrigin, loopbackGuard } from "./guard.ts";
+} from "./http-body.ts";
 export {
   LAUNCH_MESSAGES,
   type Launched,

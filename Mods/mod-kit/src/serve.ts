@@ -8,9 +8,9 @@ import {
   isLegacyRequest,
   type McpServer,
 } from "@modelcontextprotocol/server";
-import { BodyTooLargeError, readJsonBody, sendJson } from "./body.ts";
 import { MemoryEventStore } from "./event-store.ts";
 import { loopbackGuard } from "./guard.ts";
+import { BodyTooLargeError, readJsonBody, sendJson } from "./http-body.ts";
 import { launchMod } from "./launch.ts";
 import { listenLoopback } from "./listen.ts";
 import { quoteInput } from "./quote.ts";

@@ -143,21 +143,56 @@ export async function runCommand(runner: Runner, command: string, timeoutMs: num
   }
 }
 
+/** The command's length in bytes; throws the ToolError `run` answers for a command no shell can take. */
+function commandBytes(command: string): number {
+  if (command.trim() === "") throw new ToolError(msg.commandEmpty());
+  // No argv element can carry a NUL; spawn would throw a TypeError the agent could not act on.
+  if (command.includes("\0")) throw new ToolError(msg.commandNul());
+  // The kernel refuses a longer argument (E2BIG); say so and what to do instead of failing in spawn.
+  const bytes = Buffer.byteLength(command);
+  if (bytes >= COMMAND_MAX_BYTES) throw new ToolError(msg.commandTooLong(bytes, COMMAND_MAX_BYTES));
+  return bytes;
+}
+
+/**
+ * Starts the runner's shell with the command; throws a ToolError when it cannot start.
+ * The command is one argv element handed to the shell: the shell is the point of `run`, and no
+ * other shell sees it. detached makes the shell (or bwrap) a process-group leader so a kill
+ * reaches its children too. stdin is empty: closed, or in bwrap with a network bwrap's
+ * --block-fd, released (one byte, then EOF) once the network is up.
+ */
+function spawnShell(runner: Runner, command: string, env: NodeJS.ProcessEnv): ChildProcess {
+  const [file, ...args] = runner.argv;
+  if (file === undefined) throw new ToolError(msg.spawnFailed("no shell configured"));
+  const sandbox = runner.bwrap;
+  try {
+    return spawn(file, [...args, command], {
+      cwd: runner.cwd,
+      env,
+      stdio: [sandbox?.network ? "pipe" : "ignore", "pipe", "pipe", ...(sandbox ? (["pipe"] as const) : [])],
+      detached: true,
+    });
+  } catch (e) {
+    // E2BIG here: the arguments and environment together pass the kernel's total (ARG_MAX).
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new ToolError(
+      code === "E2BIG"
+        ? msg.commandTooLong(Buffer.byteLength(command), COMMAND_MAX_BYTES)
+        : msg.spawnFailed((e as Error).message),
+    );
+  }
+}
+
 function runOnce(
   runner: Runner,
   command: string,
   timeoutMs: number,
 ): Promise<{ result: RunResult; setupFailed: boolean }> {
-  if (command.trim() === "") return Promise.reject(new ToolError(msg.commandEmpty()));
-  // No argv element can carry a NUL; spawn would throw a TypeError the agent could not act on.
-  if (command.includes("\0")) return Promise.reject(new ToolError(msg.commandNul()));
-  // The kernel refuses a longer argument (E2BIG); say so and what to do instead of failing in spawn.
-  const bytes = Buffer.byteLength(command);
-  if (bytes >= COMMAND_MAX_BYTES) {
-    return Promise.reject(new ToolError(msg.commandTooLong(bytes, COMMAND_MAX_BYTES)));
+  try {
+    commandBytes(command);
+  } catch (e) {
+    return Promise.reject(e);
   }
-  const [file, ...args] = runner.argv;
-  if (file === undefined) return Promise.reject(new ToolError(msg.spawnFailed("no shell configured")));
   const cap = runner.capBytes ?? RUN_OUTPUT_CAP_BYTES;
   const out = new CappedBytes(cap);
   const err = new CappedBytes(cap);
@@ -167,33 +202,11 @@ function runOnce(
   const env = marker ? { ...runner.env, [RUN_MARKER]: marker } : runner.env;
 
   return new Promise((resolve, reject) => {
-    // The command is one argv element handed to the shell: the shell is the point of `run`, and no
-    // other shell sees it. detached makes the shell (or bwrap) a process-group leader so a kill
-    // reaches its children too. stdin is empty: closed, or in bwrap with a network bwrap's
-    // --block-fd, released (one byte, then EOF) once the network is up.
     let child: ChildProcess;
     try {
-      child = spawn(file, [...args, command], {
-        cwd: runner.cwd,
-        env,
-        stdio: [
-          sandbox?.network ? "pipe" : "ignore",
-          "pipe",
-          "pipe",
-          ...(sandbox ? (["pipe"] as const) : []),
-        ],
-        detached: true,
-      });
+      child = spawnShell(runner, command, env);
     } catch (e) {
-      // E2BIG here: the arguments and environment together pass the kernel's total (ARG_MAX).
-      const code = (e as NodeJS.ErrnoException).code;
-      reject(
-        new ToolError(
-          code === "E2BIG"
-            ? msg.commandTooLong(bytes, COMMAND_MAX_BYTES)
-            : msg.spawnFailed((e as Error).message),
-        ),
-      );
+      reject(e);
       return;
     }
     let timedOut = false;

@@ -11,7 +11,7 @@ import {
   readJsonBody,
   sendJson,
   sendJsonError,
-} from "./body.ts";
+} from "./http-body.ts";
 
 const LIMIT = 64 * 1024;
 
