@@ -72,6 +72,8 @@ export type HostToShell =
   | { type: "click-through"; id: string; enabled: boolean }
   /** Bring her window forward with her input open (the global shortcut). */
   | { type: "input"; id: string }
+  /** Push-to-talk from the global hold key: pressed (her window shown, her input open, talking) or let go (sent). */
+  | { type: "talk"; id: string; down: boolean }
   /** Hide or show a window (the tray's "Hide characters" / "Show characters"). */
   | { type: "visible"; id: string; visible: boolean }
   /**

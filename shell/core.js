@@ -369,6 +369,19 @@ export const HOST_MESSAGES = {
       ];
     },
   },
+  talk: {
+    does: "push-to-talk from the global hold key: pressed, shows her window with her input open; let go, sends",
+    run: (state, m) => {
+      const w = state.windows.get(m.id);
+      if (!w) return [];
+      if (!m.down) return [{ do: "page", id: m.id, message: { type: "talk", down: false } }];
+      w.visible = true;
+      return [
+        { do: "show", id: m.id, focus: true },
+        { do: "page", id: m.id, message: { type: "talk", down: true } },
+      ];
+    },
+  },
   visible: {
     does: "hides or shows a window",
     run: (state, m) => {

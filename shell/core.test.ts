@@ -104,6 +104,7 @@ describe("the host's messages", () => {
       title: true,
       "click-through": true,
       input: true,
+      talk: true,
       visible: true,
       capture: true,
       quit: true,

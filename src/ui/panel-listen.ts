@@ -139,7 +139,11 @@ export function createPanelListen(o: {
       listening.pushEnd(true);
     }
   };
-  const onBlur = () => listening.pushEnd(false);
+  /** Push-to-talk held by the desktop's global key: the window losing the keyboard does not end it. */
+  let heldGlobally = false;
+  const onBlur = () => {
+    if (!heldGlobally) listening.pushEnd(false);
+  };
   window.addEventListener("keydown", onKeyDown);
   window.addEventListener("keyup", onKeyUp);
   window.addEventListener("blur", onBlur);
@@ -157,6 +161,12 @@ export function createPanelListen(o: {
     timeline,
     stageBadge,
     state: (): ListenState => listening.state(),
+    /** Push-to-talk from the desktop's global hold key (the shell's `talk`): pressed, or let go (sends). */
+    talk(down: boolean): void {
+      heldGlobally = down;
+      if (down) listening.pushStart();
+      else listening.pushEnd(true);
+    },
     dispose(): void {
       offKv();
       window.removeEventListener("keydown", onKeyDown);

@@ -72,6 +72,8 @@ export interface Panel {
     /** The listening mark on her stage (shown while the microphone is open). */
     listenBadge: HTMLElement;
   };
+  /** Push-to-talk from the desktop's global hold key: pressed, or let go (sends what was said). */
+  talk(down: boolean): void;
   dispose(): void;
 }
 
@@ -252,6 +254,7 @@ export function createPanel(opts: PanelOptions): Panel {
     on: events.on,
     stage,
     parts: { stageBox: view.stageBox, form: view.form, input: view.input, listenBadge: listen.stageBadge },
+    talk: listen.talk,
     dispose() {
       queue.stop();
       offAddressed();
