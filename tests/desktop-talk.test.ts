@@ -4,6 +4,7 @@
  * device (YUI_SHELL_MOCK_MIC: a generated tone, not speech, since Xvfb has no microphone and WebKit has no way to
  * play a file as one), so the words come from the scripted OpenAI-compatible transcription server; the audio
  * the page recorded while the key was held reaches it, and the text it answers is sent to the scripted backend.
+ * And the tray's hands-free entry (the tray icon embedded in a real system tray, trayer), chosen with the keyboard.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -14,7 +15,8 @@ import { openStore } from "../host/store/store.ts";
 import { wavSamples } from "../host/voice/pcm16k.ts";
 import { startTranscriptionServer, type TranscriptionServer } from "../host/voice/transcribe-testing.ts";
 import { startXSession, waitFor, type XSession } from "../host/x11/testing.ts";
-import type { ShellToHost } from "../shell/contract.ts";
+import { menuOf } from "../shell/core.js";
+import { grabRoot, sameColour, windowsOfClass } from "../shell/gtk/testing/x-desktop.ts";
 import { savePreset } from "../src/app/presets/presets.ts";
 import { LISTEN_KEYS } from "../src/protocol/listen.ts";
 import { characterPreset } from "../src/protocol/preset.ts";
@@ -27,10 +29,59 @@ let dataDir = "";
 let backend: ScriptedBackend;
 let stt: TranscriptionServer;
 const shellLog: string[] = [];
-const fromShell: ShellToHost[] = [];
+
+/** Where YUI's tray icon is (embedded in trayer): its centre. */
+async function trayIcon(): Promise<[number, number] | undefined> {
+  const tree = await x.x("xwininfo", ["-root", "-tree"]);
+  const m = /\("yui" "yui"\)\s+(\d+)x(\d+)\+-?\d+\+-?\d+\s+\+(-?\d+)\+(-?\d+)/.exec(tree);
+  if (!m) return undefined;
+  const [w, h, left, top] = m.slice(1).map(Number) as [number, number, number, number];
+  return [left + Math.floor(w / 2), top + Math.floor(h / 2)];
+}
+
+/** Opens the tray's menu and chooses `action`'s entry (Down presses read from the core's table). */
+async function fromTray(action: string): Promise<void> {
+  const [ix, iy] = await waitFor("the tray icon", () => trayIcon());
+  const downs =
+    menuOf("tray", true, true)
+      .filter((e) => e !== null)
+      .findIndex((e) => e.action === action) + 1;
+  await x.x("xdotool", ["mousemove", String(ix), String(iy), "click", "3"]);
+  await waitFor("the tray's menu", async () => (await windowsOfClass(x, "gjs")).length > 0, 10_000);
+  await x.x("xdotool", ["key", ...Array<string>(downs).fill("Down"), "Return"]);
+  await waitFor("the menu closed", async () => (await windowsOfClass(x, "gjs")).length === 0, 10_000);
+}
+
+/** The listening mark's red (styles.css --bad) over her: how many of her window's pixels have it. */
+async function markPixels(): Promise<number> {
+  const her = (await windowsOfClass(x, "yui")).find((w) => w.w > 64);
+  if (!her) throw new Error("her window is not on the desktop");
+  const shot = await grabRoot(x.env);
+  let n = 0;
+  for (let py = her.y; py < her.y + her.h; py += 2)
+    for (let px = her.x; px < her.x + her.w; px += 2)
+      if (sameColour(shot.at(px, py), [0xc0, 0x39, 0x2b], 8)) n++;
+  return n;
+}
+
+const handsFree = () => (app.host.store.get(LISTEN_KEYS.settings) as { hands_free: boolean }).hands_free;
 
 beforeAll(async () => {
   x = await startXSession();
+  // A system tray (XEmbed) at the top left, for YUI's tray icon.
+  x.start([
+    "trayer",
+    "--edge",
+    "top",
+    "--align",
+    "left",
+    "--widthtype",
+    "pixel",
+    "--width",
+    "120",
+    "--height",
+    "24",
+  ]);
   dataDir = mkdtempSync(join(tmpdir(), "yui-talk-"));
   backend = await startScriptedBackend();
   stt = await startTranscriptionServer(SAID);
@@ -47,7 +98,6 @@ beforeAll(async () => {
     onQuit: () => {},
     log: (l) => shellLog.push(l),
   });
-  app.shell.on((m) => fromShell.push(m));
   // Main's page loaded (its body attached over the bridge).
   await waitFor("main's page", async () => app.host.body.current() !== null, 90_000);
 }, 180_000);
@@ -85,5 +135,29 @@ describe("the global hold-to-talk key", () => {
     const first = wavSamples(stt.requests[0]!.file!.bytes)!;
     expect(whole.rate).toBe(16_000);
     expect(whole.samples.length).toBeGreaterThan(first.samples.length);
+  }, 120_000);
+});
+
+describe("hands-free from the tray", () => {
+  it("turns hands-free on and off, following the switch wherever it changed", async () => {
+    expect(app.ready.tray).toBe(true);
+    expect(handsFree()).toBe(false);
+    // Before: no mark on her (the positive control below: the same count finds it once the microphone is open).
+    expect(await markPixels()).toBeLessThan(20);
+    await fromTray("hands-free");
+    await waitFor("hands-free on", async () => handsFree(), 10_000);
+    // Main's page follows the store: it opens the microphone, and the listening mark shows on her.
+    await waitFor("the listening mark on her", async () => (await markPixels()) > 200, 60_000);
+    // Turned off elsewhere (Quick controls write the same key): the menus' entry follows, and the tray turns it on again.
+    app.host.store.set(
+      LISTEN_KEYS.settings,
+      { ...app.host.store.get(LISTEN_KEYS.settings)!, hands_free: false },
+      "test",
+    );
+    await fromTray("hands-free");
+    await waitFor("hands-free on again", async () => handsFree(), 10_000);
+    await fromTray("hands-free");
+    await waitFor("hands-free off", async () => !handsFree(), 10_000);
+    await waitFor("the listening mark gone", async () => (await markPixels()) < 20, 30_000);
   }, 120_000);
 });

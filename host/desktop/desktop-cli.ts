@@ -14,6 +14,7 @@ import type { WorldWatcher } from "../x11/poll.ts";
 import { x11Desktop } from "../x11/windows.ts";
 import { createDesktopBodies, type DesktopBodies } from "./body.ts";
 import { type Desktop, startDesktop } from "./desktop.ts";
+import { followHandsFree } from "./hands-free-menu.ts";
 import { type ReadyMessage, type ShellProcess, spawnShell } from "./shell-process.ts";
 import { startTalkKey, type TalkKey } from "./talk-key.ts";
 
@@ -143,6 +144,7 @@ export async function startDesktopApp(opts: {
     stepAside: (id, x) => bodies.stepAside(id, x),
   });
   const log = opts.log ?? ((l) => process.stderr.write(`${l}\n`));
+  const offHandsFree = followHandsFree(shell, host.store);
   const talkKey = await startTalkKey({
     shell,
     store: host.store,
@@ -159,6 +161,7 @@ export async function startDesktopApp(opts: {
     talkKey,
     async stop() {
       talkKey?.close();
+      offHandsFree();
       desktop.dispose();
       host.body.provide(null);
       bodies.dispose();
