@@ -219,6 +219,7 @@ export function createPanel(opts: PanelOptions): Panel {
   view.stopBtn.addEventListener("click", stopAll);
   const listen = createPanelListen({
     kv,
+    presetId,
     kind: opts.kind,
     view,
     // Her voice plays, or her spoken reply is still coming (between two sentences she is still speaking).
@@ -228,9 +229,6 @@ export function createPanel(opts: PanelOptions): Panel {
     note: (message) =>
       view.log.append(h("div", { class: "voice-note", role: "note", "data-testid": "listen-note" }, message)),
   });
-  // Tests and bench:listen read when the detector heard what (window.__yuiListen[presetId]).
-  const g = globalThis as { __yuiListen?: Record<string, unknown> };
-  g.__yuiListen = { ...g.__yuiListen, [presetId]: { timeline: listen.timeline, state: listen.state } };
 
   const offs = [
     // Voice turned off or muted: silence at once.
