@@ -12,8 +12,9 @@ import { savePreset } from "../src/app/presets/presets.ts";
 import { historyKey } from "../src/protocol/history.ts";
 import { LISTEN_KEYS, LISTEN_LIMITS } from "../src/protocol/listen.ts";
 import type { ListenEvent } from "../src/voice/listen/listening.ts";
-import { chunk, sse, startScriptedBackend } from "../tools/scripted-backend/server.ts";
+import { chunk, type ScriptedBackend, sse, startScriptedBackend } from "../tools/scripted-backend/server.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tools/testing/chromium.ts";
+import { listenOf, probeListen } from "../tools/testing/listen-probe.ts";
 
 // bench:listen — the whole spoken loop as the user feels it, in headless Chromium whose microphone is a WAV
 // file: from the end of the user's speech to the transcript, to her reply's first text delta and to her first
@@ -41,7 +42,7 @@ const REPLY = ["It", " is", " noon", ".", " Anything", " else", "?"];
 const summarize = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const at = (q: number) => s[Math.min(s.length - 1, Math.floor(q * s.length))]!;
-  return `median ${Math.round(at(0.5))} ms, p95 ${Math.round(at(0.95))} ms`;
+  return `median ${Math.round(at(0.5))} ms, p90 ${Math.round(at(0.9))} ms, p95 ${Math.round(at(0.95))} ms (n ${s.length})`;
 };
 const samplesOf = (file: string) => wavSamples(toSpeechWav(readFileSync(file))!.wav)!.samples;
 const silence = (ms: number) => new Float32Array(Math.round((ms / 1000) * SPEECH_RATE));
@@ -125,7 +126,8 @@ async function loop(
   });
   try {
     const page = await browser.newPage();
-    await page.goto(`${host.url}?view=main&stage=off`);
+    await probeListen(page);
+    await page.goto(host.launchUrl(`${host.url}?view=main&stage=off`));
     await page.waitForFunction(() => document.body.dataset.ready === "true");
     // The page's clock: when her reply's text first shows, when her voice starts and stops.
     await page.evaluate(() => {
@@ -161,14 +163,10 @@ async function loop(
   }
 }
 
-const probe = (page: import("playwright-core").Page) =>
-  page.evaluate(() => {
-    const w = window as unknown as {
-      __probe: Omit<Probe, "events">;
-      __yuiListen: Record<string, { timeline: ListenEvent[] }>;
-    };
-    return { ...w.__probe, events: w.__yuiListen.yui!.timeline };
-  });
+const probe = async (page: import("playwright-core").Page): Promise<Probe> => ({
+  ...(await page.evaluate(() => (window as unknown as { __probe: Omit<Probe, "events"> }).__probe)),
+  events: (await listenOf(page, "yui")).timeline,
+});
 
 async function waitFor<T>(
   what: string,
@@ -184,6 +182,175 @@ async function waitFor<T>(
   }
 }
 
+/** Each local engine's word error rate and CPU per second of audio on the recordings. */
+function reportEngines(recordings: Recording[]): void {
+  console.log(
+    "[bench:listen] local engines on the same recordings (word error rate; CPU seconds per second of audio):",
+  );
+  for (const e of LOCAL_ENGINES) {
+    const m = measureEngine(e.extra, recordings);
+    const per = Object.entries(m.rates)
+      .map(([k, v]) => `${k} ${(v.rate * 100).toFixed(1)}%`)
+      .join(", ");
+    console.log(
+      `  ${e.name}: WER ${(m.all.rate * 100).toFixed(1)}% (${per}); CPU ${m.cpuPerSecond.toFixed(2)} s/s`,
+    );
+  }
+}
+
+/**
+ * The loop, hands-free, one utterance per page: from the end of speech to the detector's end of utterance, the
+ * transcript, her first text delta and her first audio.
+ */
+async function measureLoop(
+  host: Host,
+  backend: ScriptedBackend,
+  dir: string,
+  loopSet: Recording[],
+): Promise<void> {
+  const rows: { len: number; transcript: number; delta: number; audio: number; detect: number }[] = [];
+  let missed = 0;
+  for (const r of loopSet) {
+    const speech = samplesOf(r.file);
+    const span = speechSpan(speech);
+    const wav = join(dir, "loop.wav");
+    writeFileSync(wav, floatsToWav(concat(silence(LEAD_MS), speech, silence(2500)), SPEECH_RATE));
+    const endMs = ((silence(LEAD_MS).length + span.end) / SPEECH_RATE) * 1000;
+    const onsetMs = ((silence(LEAD_MS).length + span.start) / SPEECH_RATE) * 1000;
+    host.store.set(LISTEN_KEYS.settings, { hands_free: true }, "bench");
+    backend.enqueue({
+      body: [
+        sse(chunk({ role: "assistant", content: "" })),
+        ...REPLY.map((t) => sse(chunk({ content: t }))),
+        sse(chunk({}, "stop")),
+        "data: [DONE]\n\n",
+      ],
+      chunkDelayMs: 25,
+    });
+    const { page, browser } = await loop(host, wav);
+    try {
+      const p = await waitFor("her first audio", async () => {
+        const x = await probe(page);
+        return x.firstAudio !== null && x.events.some((e) => e.type === "transcript") ? x : null;
+      }).catch(async () => {
+        // A round that made no turn (the detector dropped the speech as too short, on a loaded machine): say
+        // how far it got, and go on with the next.
+        const x = await probe(page);
+        console.log(`  no turn from ${r.file}: ${JSON.stringify(x.events.map((v) => v.type))}`);
+        missed++;
+        return null;
+      });
+      if (!p) continue;
+      const sound = p.events.find((e) => e.type === "sound")!;
+      const end = p.events.find((e) => e.type === "speech-end")!;
+      const transcript = p.events.find((e) => e.type === "transcript")!;
+      // The detector reported while reading the recording at `heardMs`; the speech had ended at endMs.
+      const heardMs = onsetMs + (end.frame! - sound.frame!) * FRAME_MS;
+      const saidAt = end.at - (heardMs - endMs);
+      rows.push({
+        len: ((span.end - span.start) / SPEECH_RATE) * 1000,
+        detect: end.at - saidAt,
+        transcript: transcript.at - saidAt,
+        delta: p.firstDelta! - saidAt,
+        audio: p.firstAudio! - saidAt,
+      });
+    } finally {
+      await browser.close();
+      host.store.delete(historyKey("yui"));
+    }
+  }
+  if (missed) console.log(`[bench:listen] ${missed} of ${loopSet.length} utterances made no turn`);
+  if (rows.length) {
+    const lens = rows.map((r) => r.len);
+    console.log(
+      `[bench:listen] the loop, hands-free, ${rows.length} utterances of ${Math.round(Math.min(...lens))}-${Math.round(Math.max(...lens))} ms (median ${summarize(lens).split(",")[0]!.replace("median ", "")}); from the end of speech:`,
+    );
+    console.log(
+      `  the detector's end of utterance (${LISTEN_LIMITS.end_silence_ms.default} ms of silence): ${summarize(rows.map((r) => r.detect))}`,
+    );
+    console.log(`  transcript (pocketsphinx through the host): ${summarize(rows.map((r) => r.transcript))}`);
+    console.log(`  her first text delta (scripted backend): ${summarize(rows.map((r) => r.delta))}`);
+    console.log(`  her first audio (espeak-ng): ${summarize(rows.map((r) => r.audio))}`);
+  }
+}
+
+/** Interruption: from the user starting to speak over her to her audio stopping. */
+async function measureInterruptions(host: Host, dir: string, phrase: Float32Array): Promise<void> {
+  // Interruption: hands-free is on from the start; the user types a message, she speaks a long reply, and
+  // the recording has the user start speaking 6 s after the microphone opened.
+  const stops: number[] = [];
+  const lead = 6000;
+  const iwav = join(dir, "interrupt.wav");
+  writeFileSync(iwav, floatsToWav(concat(silence(lead), phrase, silence(2500)), SPEECH_RATE));
+  const story = Array.from({ length: 30 }, (_, i) => `This is sentence number ${i + 1} of a long story. `);
+  let missed = 0;
+  for (let i = 0; i < INTERRUPTIONS; i++) {
+    host.store.set(LISTEN_KEYS.settings, { hands_free: true }, "bench");
+    // A backend of its own each time: nothing queued by an earlier round can answer this one.
+    const storyteller = await startScriptedBackend();
+    savePreset(host.store, {
+      id: "yui",
+      name: "YUI",
+      avatar: "",
+      voice: "",
+      persona: "",
+      backend: { transport: "chat", base_url: storyteller.url },
+    });
+    storyteller.enqueue(
+      {
+        body: [
+          sse(chunk({ role: "assistant", content: "" })),
+          ...story.map((t) => sse(chunk({ content: t }))),
+          sse(chunk({}, "stop")),
+          "data: [DONE]\n\n",
+        ],
+        chunkDelayMs: 400,
+      },
+      {
+        body: [
+          sse(chunk({ role: "assistant", content: "Yes?" })),
+          sse(chunk({}, "stop")),
+          "data: [DONE]\n\n",
+        ],
+      },
+    );
+    const { page, browser } = await loop(host, iwav);
+    try {
+      await page.getByTestId("input").fill("Tell me a story");
+      await page.getByTestId("input").press("Enter");
+      const p = await waitFor("her audio to stop", async () => {
+        const x = await probe(page);
+        const cut = x.events.find((e) => e.type === "interrupt");
+        return cut && x.silenced.some((t) => t >= cut.at) ? x : null;
+      }).catch(async () => {
+        // On a loaded machine her reply can end before the user's turn comes: that round measures nothing.
+        const m = await page.evaluate(() => [...document.querySelectorAll(".msg")].map((e) => e.textContent));
+        console.log(
+          `  a round without an interruption (she had said: ${JSON.stringify(m.at(-1)?.slice(0, 60))})`,
+        );
+        missed++;
+        return null;
+      });
+      if (p) {
+        const cut = p.events.find((e) => e.type === "interrupt")!;
+        const sound = p.events.find((e) => e.type === "sound")!;
+        const start = p.events.find((e) => e.type === "speech-start")!;
+        // The user began in the frame of the first sound (up to a frame before it ended); the detector knew
+        // it (start.frame - sound.frame) frames later.
+        const spokeAt = start.at - (start.frame! - sound.frame! + 1) * FRAME_MS;
+        stops.push(p.silenced.find((t) => t >= cut.at)! - spokeAt);
+      }
+    } finally {
+      await browser.close();
+      await storyteller.close();
+      host.store.delete(historyKey("yui"));
+    }
+  }
+  console.log(
+    `[bench:listen] interruption, ${stops.length} times (${missed} rounds without one): from the user starting to speak over her to her audio stopping: ${summarize(stops)}`,
+  );
+}
+
 async function main() {
   const dir = mkdtempSync(join(tmpdir(), "yui-bench-listen-"));
   const out = join(dir, "dist");
@@ -195,18 +362,7 @@ async function main() {
     console.log(
       `[bench:listen] ${recordings.length} recordings: ${recordings.filter((r) => r.source === "flite").length} flite, ${recordings.filter((r) => r.source === "espeak-ng").length} espeak-ng, ${recordings.filter((r) => r.source === "librivox").length} LibriVox`,
     );
-    console.log(
-      "[bench:listen] local engines on the same recordings (word error rate; CPU seconds per second of audio):",
-    );
-    for (const e of process.argv.includes("--no-engines") ? [] : LOCAL_ENGINES) {
-      const m = measureEngine(e.extra, recordings);
-      const per = Object.entries(m.rates)
-        .map(([k, v]) => `${k} ${(v.rate * 100).toFixed(1)}%`)
-        .join(", ");
-      console.log(
-        `  ${e.name}: WER ${(m.all.rate * 100).toFixed(1)}% (${per}); CPU ${m.cpuPerSecond.toFixed(2)} s/s`,
-      );
-    }
+    if (!process.argv.includes("--no-engines")) reportEngines(recordings);
 
     const { build } = await import("vite");
     await build({
@@ -231,140 +387,14 @@ async function main() {
     });
 
     // The loop: the human and flite recordings (espeak-ng's are not what a user sounds like).
-    const loopSet = recordings.filter((r) => r.source !== "espeak-ng").slice(0, UTTERANCES);
-    const rows: { len: number; transcript: number; delta: number; audio: number; detect: number }[] = [];
-    for (const r of loopSet) {
-      const speech = samplesOf(r.file);
-      const span = speechSpan(speech);
-      const wav = join(dir, "loop.wav");
-      writeFileSync(wav, floatsToWav(concat(silence(LEAD_MS), speech, silence(2500)), SPEECH_RATE));
-      const endMs = ((silence(LEAD_MS).length + span.end) / SPEECH_RATE) * 1000;
-      const onsetMs = ((silence(LEAD_MS).length + span.start) / SPEECH_RATE) * 1000;
-      host.store.set(LISTEN_KEYS.settings, { hands_free: true }, "bench");
-      backend.enqueue({
-        body: [
-          sse(chunk({ role: "assistant", content: "" })),
-          ...REPLY.map((t) => sse(chunk({ content: t }))),
-          sse(chunk({}, "stop")),
-          "data: [DONE]\n\n",
-        ],
-        chunkDelayMs: 25,
-      });
-      const { page, browser } = await loop(host, wav);
-      try {
-        const p = await waitFor("her first audio", async () => {
-          const x = await probe(page);
-          return x.firstAudio !== null && x.events.some((e) => e.type === "transcript") ? x : null;
-        });
-        const sound = p.events.find((e) => e.type === "sound")!;
-        const end = p.events.find((e) => e.type === "speech-end")!;
-        const transcript = p.events.find((e) => e.type === "transcript")!;
-        // The detector reported while reading the recording at `heardMs`; the speech had ended at endMs.
-        const heardMs = onsetMs + (end.frame! - sound.frame!) * FRAME_MS;
-        const saidAt = end.at - (heardMs - endMs);
-        rows.push({
-          len: ((span.end - span.start) / SPEECH_RATE) * 1000,
-          detect: end.at - saidAt,
-          transcript: transcript.at - saidAt,
-          delta: p.firstDelta! - saidAt,
-          audio: p.firstAudio! - saidAt,
-        });
-      } finally {
-        await browser.close();
-        host.store.delete(historyKey("yui"));
-      }
-    }
-    if (rows.length) {
-      const lens = rows.map((r) => r.len);
-      console.log(
-        `[bench:listen] the loop, hands-free, ${rows.length} utterances of ${Math.round(Math.min(...lens))}-${Math.round(Math.max(...lens))} ms (median ${summarize(lens).split(",")[0]!.replace("median ", "")}); from the end of speech:`,
-      );
-      console.log(
-        `  the detector's end of utterance (${LISTEN_LIMITS.end_silence_ms.default} ms of silence): ${summarize(rows.map((r) => r.detect))}`,
-      );
-      console.log(
-        `  transcript (pocketsphinx through the host): ${summarize(rows.map((r) => r.transcript))}`,
-      );
-      console.log(`  her first text delta (scripted backend): ${summarize(rows.map((r) => r.delta))}`);
-      console.log(`  her first audio (espeak-ng): ${summarize(rows.map((r) => r.audio))}`);
-    }
-
-    // Interruption: hands-free is on from the start; the user types a message, she speaks a long reply, and
-    // the recording has the user start speaking 6 s after the microphone opened.
-    const stops: number[] = [];
-    const phrase = samplesOf(recordings.find((r) => r.source === "flite")!.file);
-    const lead = 6000;
-    const iwav = join(dir, "interrupt.wav");
-    writeFileSync(iwav, floatsToWav(concat(silence(lead), phrase, silence(2500)), SPEECH_RATE));
-    const story = Array.from({ length: 30 }, (_, i) => `This is sentence number ${i + 1} of a long story. `);
-    let missed = 0;
-    for (let i = 0; i < INTERRUPTIONS; i++) {
-      host.store.set(LISTEN_KEYS.settings, { hands_free: true }, "bench");
-      // A backend of its own each time: nothing queued by an earlier round can answer this one.
-      const storyteller = await startScriptedBackend();
-      savePreset(host.store, {
-        id: "yui",
-        name: "YUI",
-        avatar: "",
-        voice: "",
-        persona: "",
-        backend: { transport: "chat", base_url: storyteller.url },
-      });
-      storyteller.enqueue(
-        {
-          body: [
-            sse(chunk({ role: "assistant", content: "" })),
-            ...story.map((t) => sse(chunk({ content: t }))),
-            sse(chunk({}, "stop")),
-            "data: [DONE]\n\n",
-          ],
-          chunkDelayMs: 400,
-        },
-        {
-          body: [
-            sse(chunk({ role: "assistant", content: "Yes?" })),
-            sse(chunk({}, "stop")),
-            "data: [DONE]\n\n",
-          ],
-        },
-      );
-      const { page, browser } = await loop(host, iwav);
-      try {
-        await page.getByTestId("input").fill("Tell me a story");
-        await page.getByTestId("input").press("Enter");
-        const p = await waitFor("her audio to stop", async () => {
-          const x = await probe(page);
-          const cut = x.events.find((e) => e.type === "interrupt");
-          return cut && x.silenced.some((t) => t >= cut.at) ? x : null;
-        }).catch(async () => {
-          // On a loaded machine her reply can end before the user's turn comes: that round measures nothing.
-          const m = await page.evaluate(() =>
-            [...document.querySelectorAll(".msg")].map((e) => e.textContent),
-          );
-          console.log(
-            `  a round without an interruption (she had said: ${JSON.stringify(m.at(-1)?.slice(0, 60))})`,
-          );
-          missed++;
-          return null;
-        });
-        if (p) {
-          const cut = p.events.find((e) => e.type === "interrupt")!;
-          const sound = p.events.find((e) => e.type === "sound")!;
-          const start = p.events.find((e) => e.type === "speech-start")!;
-          // The user began in the frame of the first sound (up to a frame before it ended); the detector knew
-          // it (start.frame - sound.frame) frames later.
-          const spokeAt = start.at - (start.frame! - sound.frame! + 1) * FRAME_MS;
-          stops.push(p.silenced.find((t) => t >= cut.at)! - spokeAt);
-        }
-      } finally {
-        await browser.close();
-        await storyteller.close();
-        host.store.delete(historyKey("yui"));
-      }
-    }
-    console.log(
-      `[bench:listen] interruption, ${stops.length} times (${missed} rounds without one): from the user starting to speak over her to her audio stopping: ${summarize(stops)}`,
+    await measureLoop(
+      host,
+      backend,
+      dir,
+      recordings.filter((r) => r.source !== "espeak-ng").slice(0, UTTERANCES),
     );
+
+    await measureInterruptions(host, dir, samplesOf(recordings.find((r) => r.source === "flite")!.file));
   } finally {
     await host?.close();
     await backend.close();

@@ -55,6 +55,7 @@ export const MENU_ACTIONS = [
   "size-large",
   "size-full",
   "click-through",
+  "hands-free",
   "quit",
 ] as const;
 
@@ -72,6 +73,10 @@ export type HostToShell =
   | { type: "click-through"; id: string; enabled: boolean }
   /** Bring her window forward with her input open (the global shortcut). */
   | { type: "input"; id: string }
+  /** Push-to-talk from the global hold key: pressed (her window shown, her input open, talking) or let go (sent). */
+  | { type: "talk"; id: string; down: boolean }
+  /** Whether hands-free listening is on (the store's `yui.listen`): her menu's and the tray's entry follow it. */
+  | { type: "hands-free"; enabled: boolean }
   /** Hide or show a window (the tray's "Hide characters" / "Show characters"). */
   | { type: "visible"; id: string; visible: boolean }
   /**

@@ -34,6 +34,7 @@ import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
  * @property {boolean} compositor Transparency is available.
  * @property {boolean} wayland
  * @property {Monitor[]} monitors
+ * @property {boolean} handsFree Hands-free listening is on (the store's `yui.listen`, told by the host): the menus' entry says so.
  * @property {Map<string, W>} windows
  * @property {(base: CoreWindow) => W} newWindow A new window's state, with what the shell keeps besides.
  */
@@ -97,6 +98,7 @@ export function newState(opts) {
     compositor: opts.compositor ?? true,
     wayland: opts.wayland ?? false,
     monitors: opts.monitors ?? [],
+    handsFree: false,
     windows: new Map(),
     newWindow: opts.newWindow,
   };
@@ -106,17 +108,20 @@ export function newState(opts) {
 
 /** The click-through entry's word: what choosing it will do. */
 const toggle = (/** @type {boolean} */ on) => (on ? "Turn click-through off" : "Turn click-through on");
+/** The hands-free entry's word: what choosing it will do (docs/voice.md#listening). */
+const listening = (/** @type {boolean} */ on) => (on ? "Stop listening (hands-free)" : "Listen hands-free");
 
 /**
  * Both menus, written once: each action with its label in her menu (a right-click on her) and in the tray's
  * (null: not offered there); null rows are separators. `click-through` is offered only with a compositor,
- * labelled by toggle(); `hide` only in the tray (a character hidden from her own menu would have no way back).
+ * labelled by toggle(); `hands-free` in both, labelled by listening(); `hide` only in the tray (a character hidden from her own menu would have no way back).
  * @type {readonly ({ action: MenuAction, her: string | null, tray: string | null } | null)[]}
  */
 export const MENU = [
   { action: "chat", her: "Chat", tray: "Chat" },
   { action: "settings", her: "Settings", tray: "Settings" },
   { action: "quick", her: "Quick controls", tray: "Quick controls" },
+  { action: "hands-free", her: "", tray: "" },
   null,
   { action: "hide", her: null, tray: "Hide characters" },
   { action: "show", her: null, tray: "Show characters" },
@@ -133,13 +138,15 @@ export const MENU = [
 ];
 
 /**
- * One menu from the table: `which` column, the click-through entry saying `clickThrough`'s toggle.
+ * One menu from the table: `which` column, the click-through entry saying `clickThrough`'s toggle, the
+ * hands-free entry `handsFree`'s.
  * @param {"her" | "tray"} which
  * @param {boolean} compositor
  * @param {boolean} clickThrough
+ * @param {boolean} [handsFree]
  * @returns {MenuEntry[]}
  */
-export function menuOf(which, compositor, clickThrough) {
+export function menuOf(which, compositor, clickThrough, handsFree = false) {
   /** @type {MenuEntry[]} */
   const out = [];
   for (const row of MENU) {
@@ -148,6 +155,8 @@ export function menuOf(which, compositor, clickThrough) {
       if (out.length > 0 && out[out.length - 1] !== null) out.push(null);
     } else if (row.action === "click-through") {
       if (compositor) out.push({ action: row.action, label: toggle(clickThrough) });
+    } else if (row.action === "hands-free") {
+      out.push({ action: row.action, label: listening(handsFree) });
     } else {
       const label = row[which];
       if (label !== null) out.push({ action: row.action, label });
@@ -161,7 +170,7 @@ export function menuOf(which, compositor, clickThrough) {
  * @param {CoreState<CoreWindow>} state
  * @param {CoreWindow} w
  */
-export const herMenu = (state, w) => menuOf("her", state.compositor, w.clickThrough);
+export const herMenu = (state, w) => menuOf("her", state.compositor, w.clickThrough, state.handsFree);
 
 /**
  * The tray's menu; its click-through entry is off while any character window has it on.
@@ -172,6 +181,7 @@ export const trayMenu = (state) =>
     "tray",
     state.compositor,
     [...state.windows.values()].some((w) => !w.ordinary && w.clickThrough),
+    state.handsFree,
   );
 
 // ---- the page ----
@@ -367,6 +377,26 @@ export const HOST_MESSAGES = {
         { do: "show", id: m.id, focus: true },
         { do: "page", id: m.id, message: { type: "open-input" } },
       ];
+    },
+  },
+  talk: {
+    does: "push-to-talk from the global hold key: pressed, shows her window with her input open; let go, sends",
+    run: (state, m) => {
+      const w = state.windows.get(m.id);
+      if (!w) return [];
+      if (!m.down) return [{ do: "page", id: m.id, message: { type: "talk", down: false } }];
+      w.visible = true;
+      return [
+        { do: "show", id: m.id, focus: true },
+        { do: "page", id: m.id, message: { type: "talk", down: true } },
+      ];
+    },
+  },
+  "hands-free": {
+    does: "says whether hands-free listening is on: the menus' entry follows",
+    run: (state, m) => {
+      state.handsFree = Boolean(m.enabled);
+      return [{ do: "tray", entries: trayMenu(state) }];
     },
   },
   visible: {

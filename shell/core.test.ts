@@ -49,12 +49,13 @@ describe("the menus: one table", () => {
     expect([...listed].sort()).toEqual([...MENU_ACTIONS].sort());
   });
 
-  it("builds her menu and the tray's from the table's columns, click-through saying what it will do", () => {
+  it("builds her menu and the tray's from the table's columns, the toggles saying what they will do", () => {
     for (const which of ["her", "tray"] as const) {
       const built = menuOf(which, true, true);
       expect(actions(built)).toEqual(actions(rows(which) as MenuEntry[]));
       for (const e of built) {
-        if (!e || e.action === "click-through") continue;
+        // The toggles are labelled by their state (below and in the next tests).
+        if (!e || e.action === "click-through" || e.action === "hands-free") continue;
         expect(e.label).toBe(MENU.find((r) => r?.action === e.action)?.[which]);
       }
       expect(built.find((e) => e?.action === "click-through")?.label).toBe("Turn click-through off");
@@ -91,6 +92,20 @@ describe("the menus: one table", () => {
     onHost(s, { type: "click-through", id: "mio", enabled: false });
     expect(label(trayMenu(s))).toBe("Turn click-through on");
   });
+
+  it("labels the hands-free entry of both menus by what the host says of listening", () => {
+    const s = state();
+    onHost(s, OPEN);
+    const label = (m: MenuEntry[]) => m.find((e) => e?.action === "hands-free")?.label;
+    expect(label(trayMenu(s))).toBe("Listen hands-free");
+    expect(label(herMenu(s, s.windows.get("yui")!))).toBe("Listen hands-free");
+    // The tray's menu is relabelled at once; her menu is built when it opens.
+    expect(onHost(s, { type: "hands-free", enabled: true })).toEqual([{ do: "tray", entries: trayMenu(s) }]);
+    expect(label(trayMenu(s))).toBe("Stop listening (hands-free)");
+    expect(label(herMenu(s, s.windows.get("yui")!))).toBe("Stop listening (hands-free)");
+    onHost(s, { type: "hands-free", enabled: false });
+    expect(label(trayMenu(s))).toBe("Listen hands-free");
+  });
 });
 
 describe("the host's messages", () => {
@@ -104,6 +119,8 @@ describe("the host's messages", () => {
       title: true,
       "click-through": true,
       input: true,
+      talk: true,
+      "hands-free": true,
       visible: true,
       capture: true,
       quit: true,

@@ -10,9 +10,9 @@ import { startTranscriptionServer } from "../host/voice/transcribe-testing.ts";
 import { savePreset } from "../src/app/presets/presets.ts";
 import { historyKey } from "../src/protocol/history.ts";
 import { LISTEN_KEYS } from "../src/protocol/listen.ts";
-import type { ListenEvent } from "../src/voice/listen/listening.ts";
 import { chatStream, type ScriptedBackend, startScriptedBackend } from "../tools/scripted-backend/server.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tools/testing/chromium.ts";
+import { listenOf, probeListen } from "../tools/testing/listen-probe.ts";
 
 // Listening in the built app: real Chromium whose microphone is a WAV file (Chromium's fake capture device),
 // the real host (pocketsphinx transcribes, espeak-ng speaks), the scripted backend.
@@ -100,20 +100,15 @@ async function open(wav: string, view = "main&stage=off"): Promise<Page> {
     ],
   });
   const page = await browser.newPage();
+  await probeListen(page);
   await page.goto(host.launchUrl(`${host.url}?view=${view}`));
   await page.waitForFunction(() => document.body.dataset.ready === "true");
   return page;
 }
 
-/** The listening timeline of the page's panel. */
-const timeline = (page: Page) =>
-  page.evaluate(
-    () =>
-      (
-        (window as unknown as { __yuiListen: Record<string, { timeline: ListenEvent[] }> }).__yuiListen.yui
-          ?.timeline ?? []
-      ).map((e) => ({ type: e.type, text: e.text })) as { type: string; text?: string }[],
-  );
+/** The listening timeline of the page's panel (the probe's). */
+const timeline = async (page: Page) =>
+  (await listenOf(page, "yui")).timeline.map((e) => ({ type: e.type, text: e.text }));
 
 /** What the user's messages to the backend said, in order. */
 const userMessages = () =>
@@ -278,7 +273,9 @@ describe("listening in the app", () => {
       expect(host.store.get(LISTEN_KEYS.apiKey)).toEqual({ key: KEY, origins: [new URL(stt.url).origin] });
       expect(await settings.content()).not.toContain(KEY);
       // The settings window never opens the microphone.
-      expect(await settings.evaluate(() => "__yuiListen" in window)).toBe(false);
+      expect(
+        await settings.evaluate(() => Object.keys((window as { __yuiListen?: object }).__yuiListen ?? {})),
+      ).toEqual([]);
 
       const quick = await browser!.newPage();
       await quick.goto(host.launchUrl(`${host.url}?view=quick`));

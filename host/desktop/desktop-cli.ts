@@ -14,7 +14,9 @@ import type { WorldWatcher } from "../x11/poll.ts";
 import { x11Desktop } from "../x11/windows.ts";
 import { createDesktopBodies, type DesktopBodies } from "./body.ts";
 import { type Desktop, startDesktop } from "./desktop.ts";
+import { followHandsFree } from "./hands-free-menu.ts";
 import { type ReadyMessage, type ShellProcess, spawnShell } from "./shell-process.ts";
+import { startTalkKey, type TalkKey } from "./talk-key.ts";
 
 /** The usage of `yui desktop`. */
 export const DESKTOP_USAGE = `usage: yui desktop [--port <0-65535>]
@@ -81,6 +83,8 @@ export interface DesktopApp {
   ready: ReadyMessage;
   desktop: Desktop;
   bodies: DesktopBodies;
+  /** The global hold-to-talk key, when one is bound (docs/voice.md#listening). */
+  talkKey: TalkKey | null;
   /** Ends the windows, the shell and the host. */
   stop(): Promise<void>;
 }
@@ -139,13 +143,25 @@ export async function startDesktopApp(opts: {
     onPlaced: (id, x, y) => bodies.placed(id, x, y),
     stepAside: (id, x) => bodies.stepAside(id, x),
   });
+  const log = opts.log ?? ((l) => process.stderr.write(`${l}\n`));
+  const offHandsFree = followHandsFree(shell, host.store);
+  const talkKey = await startTalkKey({
+    shell,
+    store: host.store,
+    env: opts.env,
+    wayland: ready.wayland,
+    log,
+  });
   return {
     host,
     shell,
     ready,
     desktop,
     bodies,
+    talkKey,
     async stop() {
+      talkKey?.close();
+      offHandsFree();
       desktop.dispose();
       host.body.provide(null);
       bodies.dispose();

@@ -10,6 +10,8 @@ const LAST_PREDEFINED_ATOM = 68;
 const RR_GET_MONITORS = 42;
 /** MIT-SCREEN-SAVER's QueryInfo. */
 const SAVER_QUERY_INFO = 1;
+/** GrabKey's pointer and keyboard mode: events go on as usual while the grab is active. */
+const GRAB_ASYNC = 1;
 /** How long the server has to accept the connection. */
 const CONNECT_MS = 5_000;
 /** GetProperty's length limit, in 4-byte units: more than any window property the model reads. */
@@ -56,6 +58,15 @@ export interface XConnection {
   idleMs(): Promise<number | null>;
   /** Where the pointer is on the root window. */
   pointer(): Promise<{ x: number; y: number }>;
+  /** The keyboard's mapping: the keysyms of each keycode from `min`, and the keycodes of each of the 8 modifiers. */
+  keyboard(): Promise<{ min: number; keysyms: number[][]; modifiers: number[][] }>;
+  /**
+   * A passive grab of `keycode` with exactly `modifiers` on the root window (GrabKey, both modes asynchronous):
+   * its KeyPress and the KeyRelease that ends it come to `onEvent`. Rejects with the X error (BadAccess: another
+   * client holds that key).
+   */
+  grabKey(keycode: number, modifiers: number): Promise<void>;
+  ungrabKey(keycode: number, modifiers: number): void;
   /** A round trip: every event the server sent before it has been handed to `onEvent` when it resolves. */
   sync(): Promise<void>;
   onEvent(fn: (e: XEvent) => void): void;
@@ -106,7 +117,14 @@ export function connectX(display: string): Promise<XConnection> {
       if (err) return reject(new Error(`cannot open the X display ${display}: ${err.message}`));
       const screen = d.screen[0];
       if (!screen) return reject(new Error(`the X display ${display} has no screen`));
-      resolve(wrap(d.client, screen.root, { width: screen.pixel_width, height: screen.pixel_height }));
+      resolve(
+        wrap(
+          d.client,
+          screen.root,
+          { width: screen.pixel_width, height: screen.pixel_height },
+          { min: d.min_keycode, max: d.max_keycode },
+        ),
+      );
     });
     // A server that takes the socket but never answers the handshake.
     const timer = setTimeout(() => {
@@ -122,7 +140,12 @@ export function connectX(display: string): Promise<XConnection> {
   });
 }
 
-function wrap(X: XClient, root: number, screen: { width: number; height: number }): XConnection {
+function wrap(
+  X: XClient,
+  root: number,
+  screen: { width: number; height: number },
+  keycodes: { min: number; max: number },
+): XConnection {
   // The package caches interned atoms in one object shared by every connection of the process (4.2.2), so a
   // second server (or the same one restarted) would be handed the first one's ids. Each connection keeps its
   // own cache, from the atoms every server predefines (ids 1-68).
@@ -206,6 +229,18 @@ function wrap(X: XClient, root: number, screen: { width: number; height: number 
       const p = await ask<{ rootX: number; rootY: number }>((cb) => X.QueryPointer(root, cb));
       return { x: p.rootX, y: p.rootY };
     },
+    async keyboard() {
+      const [keysyms, modifiers] = await Promise.all([
+        ask<number[][]>((cb) => X.GetKeyboardMapping(keycodes.min, keycodes.max - keycodes.min + 1, cb)),
+        ask<number[][]>((cb) => X.GetModifierMapping(cb)),
+      ]);
+      return { min: keycodes.min, keysyms, modifiers };
+    },
+    grabKey: (keycode, modifiers) =>
+      ask<undefined>((cb) => X.GrabKey(root, 0, modifiers, keycode, GRAB_ASYNC, GRAB_ASYNC, cb)).then(
+        () => {},
+      ),
+    ungrabKey: (keycode, modifiers) => X.UngrabKey(root, keycode, modifiers),
     sync: () => X.sync(),
     onEvent: (fn) => X.on("event", fn),
     onLost(fn) {

@@ -20,6 +20,10 @@ declare module "x11" {
     event?: number;
     /** ReparentNotify: the new parent; CreateNotify: the parent. */
     parent?: number;
+    /** KeyPress/KeyRelease: the key, the server's time (ms) and the modifiers and buttons down. */
+    keycode?: number;
+    time?: number;
+    buttons?: number;
     /** PropertyNotify: the property, and 0 NewValue / 1 Deleted. */
     atom?: number;
     state?: number;
@@ -74,6 +78,18 @@ declare module "x11" {
     ChangeWindowAttributes(wid: number, values: { eventMask?: number }, cb?: XCallback<undefined>): void;
     require(ext: "randr", cb: (err: Error | null, ext: RandrExt) => void): void;
     QueryExtension(name: string, cb: XCallback<{ present: number; majorOpcode: number }>): void;
+    GetKeyboardMapping(first: number, count: number, cb: XCallback<number[][]>): void;
+    GetModifierMapping(cb: XCallback<number[][]>): void;
+    GrabKey(
+      wid: number,
+      ownerEvents: number,
+      modifiers: number,
+      keycode: number,
+      pointerMode: number,
+      keyboardMode: number,
+      cb?: XCallback<undefined>,
+    ): void;
+    UngrabKey(wid: number, keycode: number, modifiers: number): void;
     QueryPointer(wid: number, cb: XCallback<{ rootX: number; rootY: number; sameScreen: number }>): void;
     sync(): Promise<void>;
     on(ev: "event", cb: (e: XEvent) => void): void;
@@ -92,6 +108,8 @@ declare module "x11" {
   export interface XDisplay {
     client: XClient;
     screen: { root: number; pixel_width: number; pixel_height: number }[];
+    min_keycode: number;
+    max_keycode: number;
   }
   const x11: {
     createClient(opts: { display?: string }, cb: (err: Error | null, display: XDisplay) => void): XClient;

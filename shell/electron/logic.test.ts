@@ -69,6 +69,8 @@ const EVERY_HOST_MESSAGE: { [K in HostToShell["type"]]: Extract<HostToShell, { t
   title: { type: "title", id: "yui", title: "Yui-chan" },
   "click-through": { type: "click-through", id: "yui", enabled: false },
   input: { type: "input", id: "yui" },
+  talk: { type: "talk", id: "yui", down: true },
+  "hands-free": { type: "hands-free", enabled: true },
   visible: { type: "visible", id: "yui", visible: false },
   capture: { type: "capture", req: 7, x: 0, y: 0, width: 100, height: 50 },
   quit: { type: "quit" },

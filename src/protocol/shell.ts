@@ -35,5 +35,7 @@ export const ShellToPageSchema = z.discriminatedUnion("type", [
   }),
   /** Open her input (the global shortcut). */
   z.object({ type: z.literal("open-input") }),
+  /** Push-to-talk from the global hold key (docs/voice.md#listening): pressed, or let go (send what was said). */
+  z.object({ type: z.literal("talk"), down: z.boolean() }),
 ]);
 export type ShellToPage = z.infer<typeof ShellToPageSchema>;

@@ -58,6 +58,11 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
   const shell = linkShell((m) => {
     if (m.type === "shell") document.body.classList.toggle("desktop-opaque", opaque || !m.compositor);
     else if (m.type === "open-input") input.open();
+    else if (m.type === "talk") {
+      // The global hold key: her input open while held shows the words as they are recognised.
+      if (m.down) input.open();
+      panel.talk(m.down);
+    }
   });
   const shape = followSilhouette({
     shell,

@@ -6,6 +6,7 @@
  * is the same Stop as the button.
  */
 import type { WindowKind } from "../app/tools/window-tools.ts";
+import { LISTEN_EVENT } from "../voice/listen/listen-event.ts";
 import { createListening, type ListenEvent, type ListenState } from "../voice/listen/listening.ts";
 import { createMic } from "../voice/listen/mic.ts";
 import { transcribeOnHost } from "../voice/listen/transcribe.ts";
@@ -34,6 +35,7 @@ const HANDS_FREE_KINDS: readonly WindowKind[] = ["browser", "main"];
 
 export function createPanelListen(o: {
   kv: StoreMirror;
+  presetId: string;
   kind: WindowKind;
   view: PanelView;
   /** Whether her voice is playing. */
@@ -95,6 +97,10 @@ export function createPanelListen(o: {
       }
       view.el.classList.toggle("listening", open);
       talkBtn.classList.toggle("held", state === "talking");
+      // For whoever inspects the page (tests, bench:listen: listen-event.ts); nothing in the app listens.
+      chatBadge.dispatchEvent(
+        new CustomEvent(LISTEN_EVENT, { detail: { presetId: o.presetId, state, timeline }, bubbles: true }),
+      );
     },
     onError: o.note,
     timeline,
@@ -139,7 +145,11 @@ export function createPanelListen(o: {
       listening.pushEnd(true);
     }
   };
-  const onBlur = () => listening.pushEnd(false);
+  /** Push-to-talk held by the desktop's global key: the window losing the keyboard does not end it. */
+  let heldGlobally = false;
+  const onBlur = () => {
+    if (!heldGlobally) listening.pushEnd(false);
+  };
   window.addEventListener("keydown", onKeyDown);
   window.addEventListener("keyup", onKeyUp);
   window.addEventListener("blur", onBlur);
@@ -154,9 +164,13 @@ export function createPanelListen(o: {
   });
 
   return {
-    timeline,
     stageBadge,
-    state: (): ListenState => listening.state(),
+    /** Push-to-talk from the desktop's global hold key (the shell's `talk`): pressed, or let go (sends). */
+    talk(down: boolean): void {
+      heldGlobally = down;
+      if (down) listening.pushStart();
+      else listening.pushEnd(true);
+    },
     dispose(): void {
       offKv();
       window.removeEventListener("keydown", onKeyDown);

@@ -72,6 +72,8 @@ export interface Panel {
     /** The listening mark on her stage (shown while the microphone is open). */
     listenBadge: HTMLElement;
   };
+  /** Push-to-talk from the desktop's global hold key: pressed, or let go (sends what was said). */
+  talk(down: boolean): void;
   dispose(): void;
 }
 
@@ -227,6 +229,7 @@ export function createPanel(opts: PanelOptions): Panel {
   view.stopBtn.addEventListener("click", stopAll);
   const listen = createPanelListen({
     kv,
+    presetId,
     kind: opts.kind,
     view,
     // Her voice plays, or her spoken reply is still coming (between two sentences she is still speaking).
@@ -236,9 +239,6 @@ export function createPanel(opts: PanelOptions): Panel {
     note: (message) =>
       view.log.append(h("div", { class: "voice-note", role: "note", "data-testid": "listen-note" }, message)),
   });
-  // Tests and bench:listen read when the detector heard what (window.__yuiListen[presetId]).
-  const g = globalThis as { __yuiListen?: Record<string, unknown> };
-  g.__yuiListen = { ...g.__yuiListen, [presetId]: { timeline: listen.timeline, state: listen.state } };
 
   const offs = [
     // Voice turned off or muted: silence at once.
@@ -262,6 +262,7 @@ export function createPanel(opts: PanelOptions): Panel {
     on: events.on,
     stage,
     parts: { stageBox: view.stageBox, form: view.form, input: view.input, listenBadge: listen.stageBadge },
+    talk: listen.talk,
     dispose() {
       queue.stop();
       offAddressed();

@@ -86,13 +86,93 @@ export function tuningOf(s: ListenSettings, raised = false): MicTuning {
   };
 }
 
+/** Push-to-talk while held: the frames heard, the audio since the last partial, the partial in flight. */
+interface Held {
+  frames: Float32Array[];
+  sinceMs: number;
+  partial: AbortController | null;
+}
+
+/** What the transcriptions need of the listening around them. */
+interface TurnContext {
+  o: ListeningOptions;
+  log(type: ListenEvent["type"], text?: string): void;
+  set(s: ListenState): void;
+  state(): ListenState;
+  idle(): ListenState;
+  /** Push-to-talk held now, if it is. */
+  held(): Held | null;
+}
+
+/** A hands-free utterance (or its early guess, speculate.ts) transcribed and sent as the user's message. */
+async function transcribeUtterance(
+  c: TurnContext,
+  audio: Float32Array,
+  early: Promise<{ text: string }> | null,
+): Promise<void> {
+  c.set("transcribing");
+  try {
+    const { text } = await (early ?? c.o.transcribe(audio));
+    c.log("transcript", text);
+    if (text.trim()) c.o.onUtterance(text.trim());
+  } catch (e) {
+    c.log("error", (e as Error).message);
+    c.o.onError((e as Error).message);
+  } finally {
+    c.set(c.state() === "transcribing" ? c.idle() : c.state());
+  }
+}
+
+/** Push-to-talk let go: the whole recording transcribed, shown, and sent unless kept to fix. */
+async function transcribeHeld(c: TurnContext, audio: Float32Array, send: boolean): Promise<void> {
+  c.set("transcribing");
+  try {
+    const { text } = await c.o.transcribe(audio);
+    c.log("transcript", text);
+    c.o.onPartial(text.trim());
+    if (send && text.trim()) c.o.onUtterance(text.trim());
+  } catch (e) {
+    c.o.onError((e as Error).message);
+  } finally {
+    c.set(c.idle());
+  }
+}
+
+/** Push-to-talk held: the words so far, shown while it is still held (one at a time). */
+function partial(c: TurnContext, t: Held): void {
+  t.sinceMs = 0;
+  const ac = new AbortController();
+  t.partial = ac;
+  c.o
+    .transcribe(joinFrames(t.frames), ac.signal)
+    .then(
+      ({ text }) => {
+        if (c.held() === t && !ac.signal.aborted && text.trim()) {
+          c.log("partial", text);
+          c.o.onPartial(text.trim());
+        }
+      },
+      () => {},
+    )
+    .finally(() => {
+      if (t.partial === ac) t.partial = null;
+    });
+}
+
+/** A frame heard while push-to-talk is held: kept, and the words so far every PARTIAL_EVERY_MS of audio. */
+function heldFrame(c: TurnContext, t: Held, frame: Float32Array): void {
+  t.frames.push(frame);
+  t.sinceMs += (frame.length / MIC_RATE) * 1000;
+  if (t.sinceMs >= PARTIAL_EVERY_MS && !t.partial) partial(c, t);
+}
+
 /** Creates the page's listening; nothing is opened until hands-free is turned on or push-to-talk held. */
 export function createListening(o: ListeningOptions): Listening {
   let mic: Mic | null = null;
   let micLoading: Promise<Mic> | null = null;
   let open = false;
   let handsFree = false;
-  let talk: { frames: Float32Array[]; sinceMs: number; partial: AbortController | null } | null = null;
+  let talk: Held | null = null;
   let state: ListenState = "off";
   let raised = false;
   let disposed = false;
@@ -111,6 +191,7 @@ export function createListening(o: ListeningOptions): Listening {
     o.onState(s);
   };
   const idle = (): ListenState => (talk ? "talking" : open ? "listening" : "off");
+  const turns: TurnContext = { o, log, set, state: () => state, idle, held: () => talk };
 
   const events: MicEvents = {
     onSpeechStart() {
@@ -129,7 +210,7 @@ export function createListening(o: ListeningOptions): Listening {
       set("listening");
       const early = guess.take();
       // Utterances are transcribed one after another, so they become turns in the order they were said.
-      utterances = utterances.then(() => transcribeUtterance(audio, early));
+      utterances = utterances.then(() => transcribeUtterance(turns, audio, early));
     },
     onMisfire() {
       log("misfire");
@@ -143,11 +224,7 @@ export function createListening(o: ListeningOptions): Listening {
         log("sound");
       }
       if (handsFree && !talk) guess.frame(p, frame, tuning);
-      if (talk) {
-        talk.frames.push(frame);
-        talk.sinceMs += (frame.length / MIC_RATE) * 1000;
-        if (talk.sinceMs >= PARTIAL_EVERY_MS && !talk.partial) partial();
-      }
+      if (talk) heldFrame(turns, talk, frame);
       // Without echo cancellation her own voice reaches the microphone: only louder, clearer speech counts then.
       const want = o.herVoice() && mic?.echoCancelled() === false;
       if (want !== raised) {
@@ -156,41 +233,6 @@ export function createListening(o: ListeningOptions): Listening {
         mic?.tune(tuning);
       }
     },
-  };
-
-  const transcribeUtterance = async (audio: Float32Array, early: Promise<{ text: string }> | null) => {
-    set("transcribing");
-    try {
-      const { text } = await (early ?? o.transcribe(audio));
-      log("transcript", text);
-      if (text.trim()) o.onUtterance(text.trim());
-    } catch (e) {
-      log("error", (e as Error).message);
-      o.onError((e as Error).message);
-    } finally {
-      set(state === "transcribing" ? idle() : state);
-    }
-  };
-
-  const partial = () => {
-    if (!talk) return;
-    const t = talk;
-    t.sinceMs = 0;
-    const ac = new AbortController();
-    t.partial = ac;
-    o.transcribe(joinFrames(t.frames), ac.signal)
-      .then(
-        ({ text }) => {
-          if (talk === t && !ac.signal.aborted && text.trim()) {
-            log("partial", text);
-            o.onPartial(text.trim());
-          }
-        },
-        () => {},
-      )
-      .finally(() => {
-        if (t.partial === ac) t.partial = null;
-      });
   };
 
   const getMic = () => {
@@ -255,19 +297,7 @@ export function createListening(o: ListeningOptions): Listening {
       sync();
       const audio = joinFrames(t.frames);
       if ((audio.length / MIC_RATE) * 1000 < MIN_TALK_MS) return;
-      utterances = utterances.then(async () => {
-        set("transcribing");
-        try {
-          const { text } = await o.transcribe(audio);
-          log("transcript", text);
-          o.onPartial(text.trim());
-          if (send && text.trim()) o.onUtterance(text.trim());
-        } catch (e) {
-          o.onError((e as Error).message);
-        } finally {
-          set(idle());
-        }
-      });
+      utterances = utterances.then(() => transcribeHeld(turns, audio, send));
     },
     talking: () => talk !== null,
     retune() {
