@@ -24,17 +24,6 @@ const MEASURED = ["src", "host", "shell", "Mods", "tools", "bench"];
  */
 const EARNED: Record<string, string> = {};
 
-/**
- * TEMPORARY (issue 30): functions other helpers are splitting while this guard lands (`face`: tools/vrm-gen;
- * `listen2`: src/voice/listen, bench/listen.ts). The lead empties this list once their splits are merged; an
- * entry that is no longer too long fails the last test below, so the list cannot outlive its reason.
- */
-const BEING_SPLIT = [
-  "tools/vrm-gen/character.ts#body",
-  "tools/vrm-gen/character.ts#hair",
-  "src/voice/listen/listening.ts#createListening",
-  "bench/listen.ts#main",
-];
 
 interface LongFunction {
   /** `path#name`, the name of the function or of what holds it (`<anonymous>` when nothing names it). */
@@ -117,12 +106,12 @@ describe("function length", () => {
   });
 
   it(`no function in ${MEASURED.join("/, ")}/ is longer than ${MAX_LINES} lines`, () => {
-    const exempt = new Set([...Object.keys(EARNED), ...BEING_SPLIT]);
+    const exempt = new Set(Object.keys(EARNED));
     expect(describeAll(long.filter((f) => !exempt.has(f.id)))).toEqual([]);
   });
 
   it("every exemption is still needed: each listed function exists and is longer than the cap", () => {
     const ids = new Set(long.map((f) => f.id));
-    expect([...Object.keys(EARNED), ...BEING_SPLIT].filter((id) => !ids.has(id))).toEqual([]);
+    expect(Object.keys(EARNED).filter((id) => !ids.has(id))).toEqual([]);
   });
 });
