@@ -79,7 +79,12 @@ export type HostToShell =
    * same `req`. Her own windows show in it as they are drawn.
    */
   | { type: "capture"; req: number; x: number; y: number; width: number; height: number }
-  | { type: "quit" };
+  | { type: "quit" }
+  /**
+   * The app's lasting sign (docs/desktop.md "The first run"): `warning` is what is wrong (no backend answers),
+   * shown on the tray's icon and first in its menu until the host sends null.
+   */
+  | { type: "status"; warning: string | null };
 
 const WindowGeometry = {
   id: z.string(),
@@ -126,6 +131,20 @@ export const ShellToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("shortcut") }),
   /** The user chose an entry of her menu (`id` her window) or of the tray's (`id` ""). */
   z.object({ type: z.literal("menu"), id: z.string(), action: z.enum(MENU_ACTIONS) }),
+  /**
+   * Her bubble's window was placed (or hidden: `width` 0) beside her: its place, her face's box on the screen
+   * (null: not known), and the side of her face it is on.
+   */
+  z.object({
+    type: z.literal("bubble"),
+    id: z.string(),
+    x: z.number(),
+    y: z.number(),
+    width: z.number(),
+    height: z.number(),
+    face: RectSchema.nullable(),
+    side: z.enum(["above", "right", "left", "below", "none"]),
+  }),
   /** The user closed the window. */
   z.object({ type: z.literal("closed"), id: z.string() }),
   /** An ordinary window (chat, settings, quick controls) got or lost the keyboard focus. */
@@ -138,7 +157,7 @@ export type ShellToHost = z.infer<typeof ShellToHostSchema>;
 
 // Page ↔ shell inside a window (the script message handler `yui`, `window.__yuiShell(message)`): the page's
 // contract too, so it lives with the page's in src/protocol/.
-export type { PageRect, PageToShell, ShellToPage } from "../src/protocol/shell.ts";
+export type { Bubble, PageRect, PageToShell, ShellToPage } from "../src/protocol/shell.ts";
 
 /** Parses one line of a shell's stdout; null for anything that is not a contract message (a log line). */
 export function parseShellLine(line: string): ShellToHost | null {

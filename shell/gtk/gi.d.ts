@@ -38,6 +38,7 @@ declare module "gi://GLib" {
     }
     class Uri {
       static parse(uri: string, flags: UriFlags): Uri;
+      static resolve_relative(base: string | null, ref: string, flags: UriFlags): string;
       get_scheme(): string;
       get_host(): string | null;
       get_port(): number;
@@ -186,6 +187,7 @@ declare module "gi://Gtk?version=3.0" {
       set_visual(visual: Gdk.Visual | null): void;
       set_app_paintable(on: boolean): void;
       set_decorated(on: boolean): void;
+      set_accept_focus(on: boolean): void;
       add(child: Widget): void;
       move(x: number, y: number): void;
       present(): void;
@@ -314,6 +316,7 @@ declare module "gi://AyatanaAppIndicator3?version=0.1" {
       static new(id: string, icon: string, category: IndicatorCategory): Indicator;
       set_title(title: string): void;
       set_status(status: IndicatorStatus): void;
+      set_icon_full(icon: string, description: string): void;
       set_menu(menu: Gtk.Menu): void;
     }
   }
