@@ -51,7 +51,7 @@ import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
  * @property {(base: CoreWindow) => W} newWindow A new window's state, with what the shell keeps besides.
  * @property {string} bubbleUrl The document of a bubble's window (the shell's own file, shell/bubble/).
  * @property {Map<string, BubbleState>} bubbles Her bubble by her window's id.
- * @property {boolean} tray The shell has a tray icon (set once it tried).
+ * @property {boolean | null} tray A tray shows YUI's icon (null: not known yet; onTray).
  * @property {string | null} warning The app's lasting sign (the host's `status`), on the tray.
  */
 
@@ -121,7 +121,7 @@ export function newState(opts) {
     newWindow: opts.newWindow,
     bubbleUrl: opts.bubbleUrl ?? "",
     bubbles: new Map(),
-    tray: false,
+    tray: null,
     warning: null,
   };
 }
@@ -218,8 +218,22 @@ export function shellState(state) {
     compositor: state.compositor,
     wayland: state.wayland,
     bubbles: Boolean(state.bubbleUrl),
-    tray: state.tray,
+    ...(state.tray === null ? {} : { tray: state.tray }),
   };
+}
+
+/**
+ * The shell found whether a tray shows YUI's icon (a StatusNotifier host or a system tray): every page hears
+ * it (without one, main says how to reach her menu).
+ * @param {CoreState<CoreWindow>} state
+ * @param {boolean} shown
+ * @returns {CoreAction[]}
+ */
+export function onTray(state, shown) {
+  state.tray = shown;
+  return [...state.windows.keys()]
+    .filter((id) => ownerOf(id) === null && !state.windows.get(id)?.ordinary)
+    .map((id) => /** @type {CoreAction} */ ({ do: "page", id, message: shellState(state) }));
 }
 
 /**

@@ -22,6 +22,7 @@ import {
   onHost,
   onHostLine,
   onPage,
+  onTray,
   onUserClosed,
   PAGE_MESSAGES,
   pageScript,
@@ -187,7 +188,6 @@ describe("the page", () => {
           compositor: true,
           wayland: false,
           bubbles: false,
-          tray: false,
         },
       },
     ]);
@@ -214,7 +214,6 @@ describe("the page", () => {
           compositor: false,
           wayland: false,
           bubbles: false,
-          tray: false,
         },
       },
     ]);
@@ -349,5 +348,27 @@ describe("her bubble", () => {
     ]);
     onHost(s, { type: "status", warning: null });
     expect(trayMenu(s)).toEqual(menuOf("tray", true, false));
+  });
+});
+
+describe("the tray", () => {
+  it("tells every character page whether a tray shows the icon once the shell knows", () => {
+    const s = state();
+    onHost(s, OPEN);
+    onHost(s, { ...OPEN, id: "page:chat", frame: true });
+    expect(onTray(s, false)).toEqual([
+      {
+        do: "page",
+        id: "yui",
+        message: {
+          type: "shell",
+          shell: "test",
+          compositor: true,
+          wayland: false,
+          bubbles: false,
+          tray: false,
+        },
+      },
+    ]);
   });
 });

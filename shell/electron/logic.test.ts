@@ -237,7 +237,6 @@ describe("page → shell", () => {
       compositor: true,
       wayland: false,
       bubbles: false,
-      tray: false,
     };
     expect(onPage(s, "yui", '{"type":"hello"}')).toEqual([{ do: "page", id: "yui", message: shell }]);
     expect(onLoaded(s, "yui")).toEqual([{ do: "page", id: "yui", message: shell }]);

@@ -19,6 +19,7 @@ import {
   onLoaded as coreOnLoaded,
   onMonitors as coreOnMonitors,
   onPage as coreOnPage,
+  onTray as coreOnTray,
   onUserClosed as coreOnUserClosed,
   readyMessage as coreReadyMessage,
   trayMenu as coreTrayMenu,
@@ -258,6 +259,9 @@ export const onMonitors = (
 /** Her window moved or was resized: her bubble follows (docs/desktop.md "Her bubble"). */
 export const onBounds = (state: ShellState, id: string, rect: Rect): Action[] =>
   electron(state, coreOnBounds(state, id, rect));
+/** Whether a tray shows the icon: every page hears it. */
+export const onTray = (state: ShellState, shown: boolean): Action[] =>
+  electron(state, coreOnTray(state, shown));
 /** The first line: which shell, transparency, the tray, the shortcut (GTK syntax, as the contract says). */
 export const readyMessage = (state: ShellState, tray: boolean, shortcut: string | null): ShellToHost =>
   coreReadyMessage(state, tray, shortcut);

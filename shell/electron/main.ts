@@ -43,6 +43,7 @@ import {
   onMonitors,
   onPage,
   onPointer,
+  onTray,
   onUserClosed,
   readyMessage,
   trayIconBitmap,
@@ -465,7 +466,7 @@ app.whenReady().then(
     screen.on("display-metrics-changed", onScreenChanged);
     setInterval(pollHover, HOVER_POLL_MS);
     const hasTray = startTray();
-    state.tray = hasTray;
+    apply(onTray(state, hasTray));
     const shortcut = startShortcut();
     send(readyMessage(state, hasTray, shortcut));
     // The host's end of stdin closing means the host is gone: the shell goes with it.

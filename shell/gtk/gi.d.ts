@@ -36,6 +36,10 @@ declare module "gi://GLib" {
     enum UriFlags {
       NONE = 0,
     }
+    class Variant {
+      constructor(signature: string, value: unknown[]);
+      deepUnpack(): unknown;
+    }
     class Uri {
       static parse(uri: string, flags: UriFlags): Uri;
       static resolve_relative(base: string | null, ref: string, flags: UriFlags): string;
@@ -48,6 +52,8 @@ declare module "gi://GLib" {
 }
 
 declare module "gi://Gio" {
+  import type GLib from "gi://GLib";
+
   namespace Gio {
     class AsyncResult {}
     class OutputStream {}
@@ -72,6 +78,26 @@ declare module "gi://Gio" {
       ): void;
       read_line_finish_utf8(res: AsyncResult): [string | null, number];
     }
+    enum BusType {
+      SESSION = 2,
+    }
+    enum DBusCallFlags {
+      NONE = 0,
+    }
+    class DBusConnection {
+      call_sync(
+        busName: string,
+        objectPath: string,
+        interfaceName: string,
+        method: string,
+        parameters: GLib.Variant,
+        replyType: null,
+        flags: DBusCallFlags,
+        timeoutMs: number,
+        cancellable: null,
+      ): GLib.Variant;
+    }
+    function bus_get_sync(type: BusType, cancellable: null): DBusConnection;
     namespace AppInfo {
       function launch_default_for_uri_async(
         uri: string,
@@ -200,6 +226,11 @@ declare module "gi://Gtk?version=3.0" {
         signal: "configure-event" | "map-event" | "delete-event" | "focus-in-event" | "focus-out-event",
         f: () => boolean,
       ): number;
+    }
+    class StatusIcon {
+      static new_from_icon_name(name: string): StatusIcon;
+      set_visible(on: boolean): void;
+      is_embedded(): boolean;
     }
     class MenuItem extends Widget {
       constructor(p?: { label: string });

@@ -24,6 +24,7 @@ import {
   onLoaded,
   onMonitors,
   onPage,
+  onTray,
   onUserClosed,
   pageScript,
   pastSlop,
@@ -638,7 +639,59 @@ function startTray() {
   indicator.set_status(AppIndicator.IndicatorStatus.ACTIVE);
   indicator.set_menu(menu.menu);
   tray = { indicator, ...menu };
-  state.tray = true;
+}
+
+/**
+ * Whether a tray shows the icon: a StatusNotifier host on the session bus, or a system tray (XEmbed) that
+ * embeds a probe icon within TRAY_PROBE_MS. Every page hears it (onTray): without one, main says how to reach
+ * her menu.
+ */
+const TRAY_PROBE_MS = 3000;
+function probeTray() {
+  if (!tray) {
+    apply(onTray(state, false));
+    return;
+  }
+  try {
+    const bus = Gio.bus_get_sync(Gio.BusType.SESSION, null);
+    const [owned] = /** @type {[boolean]} */ (
+      bus
+        .call_sync(
+          "org.freedesktop.DBus",
+          "/org/freedesktop/DBus",
+          "org.freedesktop.DBus",
+          "NameHasOwner",
+          new GLib.Variant("(s)", ["org.kde.StatusNotifierWatcher"]),
+          null,
+          Gio.DBusCallFlags.NONE,
+          1000,
+          null,
+        )
+        .deepUnpack()
+    );
+    if (owned) {
+      apply(onTray(state, true));
+      return;
+    }
+  } catch {
+    // No session bus: no StatusNotifier host.
+  }
+  const probe = Gtk.StatusIcon.new_from_icon_name("face-smile");
+  probe.set_visible(true);
+  let waited = 0;
+  GLib.timeout_add(GLib.PRIORITY_DEFAULT, 100, () => {
+    waited += 100;
+    const embedded = probe.is_embedded();
+    if (!embedded && waited < TRAY_PROBE_MS) return GLib.SOURCE_CONTINUE;
+    probe.set_visible(false);
+    log(
+      embedded
+        ? "a system tray shows the icon"
+        : "no tray shows the icon: her menu is on a right-click on her",
+    );
+    apply(onTray(state, embedded));
+    return GLib.SOURCE_REMOVE;
+  });
 }
 /**
  * The app's lasting sign on the tray's icon (no backend answers): a warning icon and title until cleared.
@@ -709,6 +762,7 @@ if (wayland) {
   );
 }
 startTray();
+probeTray();
 startShortcut();
 send(readyMessage(state, Boolean(tray), shortcut));
 Gtk.main();

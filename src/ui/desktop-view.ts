@@ -67,19 +67,18 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     clicked: () => link?.poke(),
     changed: () => shape.report(),
   });
-  let greeted = false;
   const shell = linkShell((m) => {
     if (m.type === "shell") {
       document.body.classList.toggle("desktop-opaque", opaque || !m.compositor);
-      if (!greeted) onShell(m);
-      greeted = true;
+      onShell(m);
     } else if (m.type === "open-input") input.open();
     else if (m.type === "bubble-action") control.action(m.action);
   });
   // In a shell: the bubble moves to its window (with her face's box), its buttons open Chat and Settings, and
   // without a tray main says how to reach her menu.
+  let hinted = false;
   const onShell = (m: { bubbles?: boolean; tray?: boolean }) => {
-    if (m.bubbles) {
+    if (m.bubbles && !bubbleView) {
       bubble.off();
       bubbleView = shellBubble(shell);
       control.canOpen(true);
@@ -87,7 +86,8 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
       if (now) bubbleView.show(now);
       panel.stage?.onReady((stage) => followFace(stage, shell));
     }
-    if (m.tray === false && role === "main") control.hint({ text: FIRST_RUN.noTray });
+    if (m.tray === false && role === "main" && !hinted) control.hint({ text: FIRST_RUN.noTray });
+    if (m.tray === false) hinted = true;
   };
   const shape = followSilhouette({
     shell,
