@@ -132,8 +132,8 @@ export const ShellToHostSchema = z.discriminatedUnion("type", [
   /** The user chose an entry of her menu (`id` her window) or of the tray's (`id` ""). */
   z.object({ type: z.literal("menu"), id: z.string(), action: z.enum(MENU_ACTIONS) }),
   /**
-   * Her bubble's window was placed (or hidden: `width` 0) beside her: its place, her face's box on the screen
-   * (null: not known), and the side of her face it is on.
+   * Her bubble's window was placed (or hidden: `width` 0) beside her, or what it shows changed: its place, her
+   * face's box on the screen (null: not known), the side of her face it is on, and what it shows.
    */
   z.object({
     type: z.literal("bubble"),
@@ -144,6 +144,12 @@ export const ShellToHostSchema = z.discriminatedUnion("type", [
     height: z.number(),
     face: RectSchema.nullable(),
     side: z.enum(["above", "right", "left", "below", "none"]),
+    /** What it shows: her words or the app's note, the end of its text (its newest words), its commands. */
+    kind: z.enum(["speech", "note"]).optional(),
+    tail: z.string().optional(),
+    commands: z.array(z.string()).optional(),
+    /** Its text is scrolled to its end (the newest line in view). */
+    end: z.boolean().optional(),
   }),
   /** The user closed the window. */
   z.object({ type: z.literal("closed"), id: z.string() }),

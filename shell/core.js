@@ -26,7 +26,9 @@ import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
  * @property {PageRect | null} face
  * @property {{ width: number, height: number } | null} size
  * @property {Rect | null} her
+ * @property {boolean} end Its text is scrolled to its end (the bubble's page says).
  * @property {string} placed The last placement sent ("" while hidden).
+ * @property {string} reported What the host last heard it shows.
  */
 
 /**
@@ -276,7 +278,9 @@ export const PAGE_MESSAGES = {
     const width = Number(m.width);
     const height = Number(m.height);
     if (owner === null || !(width > 0 && height > 0 && width < 4096 && height < 65536)) return [];
-    bubbleState(state, owner).size = { width: Math.ceil(width), height: Math.ceil(height) };
+    const b = bubbleState(state, owner);
+    b.size = { width: Math.ceil(width), height: Math.ceil(height) };
+    b.end = m.end !== false;
     return placeActions(state, owner);
   },
   "bubble-action": (_state, id, _w, m) => {
@@ -291,6 +295,9 @@ export const PAGE_MESSAGES = {
 };
 
 // ---- her bubble (docs/desktop.md "Her bubble") ----
+
+/** How much of the end of her bubble's text the host hears (its newest words). */
+export const BUBBLE_TAIL = 120;
 
 /** Her bubble's window's id: `bubble:<her window's id>`. */
 export const BUBBLE_PREFIX = "bubble:";
@@ -310,7 +317,7 @@ export const ownerOf = (id) => (id.startsWith(BUBBLE_PREFIX) ? id.slice(BUBBLE_P
 function bubbleState(state, id) {
   let b = state.bubbles.get(id);
   if (!b) {
-    b = { content: null, face: null, size: null, her: null, placed: "" };
+    b = { content: null, face: null, size: null, her: null, end: true, placed: "", reported: "" };
     state.bubbles.set(id, b);
   }
   return b;
@@ -428,22 +435,40 @@ export function placeActions(state, id) {
   if (!b.size || !b.her) return [];
   const face = faceOnScreen(b.her, b.face);
   const p = placeBubble(face, b.size, state.monitors);
-  const key = JSON.stringify([p, face]);
-  if (key === b.placed) return [];
-  b.placed = key;
+  const c = b.content;
+  // What the host hears: where it is and what it shows (its newest words), whenever either changed.
+  const shows = { kind: c.kind, tail: c.text.slice(-BUBBLE_TAIL), commands: c.commands, end: b.end };
+  const at = JSON.stringify([p, face]);
+  const report = JSON.stringify(shows);
+  if (at === b.placed && report === b.reported) return [];
+  const moved = at !== b.placed;
+  b.placed = at;
+  b.reported = report;
   bw.shape = [[0, 0, p.width, p.height]];
   /** @type {CoreAction[]} */
-  const out = [
-    { do: "place", id: bid, x: p.x, y: p.y, width: p.width, height: p.height },
-    { do: "shape", id: bid, rects: bw.clickThrough ? bw.shape : null },
-  ];
+  const out = moved
+    ? [
+        { do: "place", id: bid, x: p.x, y: p.y, width: p.width, height: p.height },
+        { do: "shape", id: bid, rects: bw.clickThrough ? bw.shape : null },
+      ]
+    : [];
   if (!bw.visible) {
     bw.visible = true;
     out.push({ do: "show", id: bid, focus: false });
   }
   out.push({
     do: "host",
-    message: { type: "bubble", id, x: p.x, y: p.y, width: p.width, height: p.height, face, side: p.side },
+    message: {
+      type: "bubble",
+      id,
+      x: p.x,
+      y: p.y,
+      width: p.width,
+      height: p.height,
+      face,
+      side: p.side,
+      ...shows,
+    },
   });
   return out;
 }

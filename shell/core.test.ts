@@ -307,7 +307,20 @@ describe("her bubble", () => {
       { do: "place", id: "bubble:yui", ...at },
       { do: "shape", id: "bubble:yui", rects: [[0, 0, 200, 50]] },
       { do: "show", id: "bubble:yui", focus: false },
-      { do: "host", message: { type: "bubble", id: "yui", ...at, face, side: "above" } },
+      {
+        do: "host",
+        message: {
+          type: "bubble",
+          id: "yui",
+          ...at,
+          face,
+          side: "above",
+          kind: "speech",
+          tail: "Hello",
+          commands: [],
+          end: true,
+        },
+      },
     ]);
     // She walks 100 px left: her bubble follows; the same place again changes nothing.
     expect(onBounds(s, "yui", { x: 400, y: 200, width: 360, height: 560 })[0]).toEqual({

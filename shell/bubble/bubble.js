@@ -20,21 +20,26 @@
   let stick = true;
   let shown = "";
   let lastSize = "";
-  text.addEventListener("scroll", () => {
-    stick = text.scrollTop + text.clientHeight >= text.scrollHeight - 4;
-  });
-  const follow = () => {
-    if (stick) text.scrollTop = text.scrollHeight;
-  };
-  /** The size the whole bubble wants: its box with the text unscrolled. */
+  const atEnd = () => text.scrollTop + text.clientHeight >= text.scrollHeight - 4;
+  /** The size the whole bubble wants (its box with the text unscrolled), and whether its newest line is in view. */
   const report = () => {
     const width = box.offsetWidth;
     const height = box.offsetHeight - text.clientHeight + text.scrollHeight;
-    const s = `${width}x${height}`;
+    const end = atEnd();
+    const s = `${width}x${height}:${end}`;
     if (s === lastSize || width === 0) return;
     lastSize = s;
-    post({ type: "bubble-size", width, height });
+    post({ type: "bubble-size", width, height, end });
   };
+  text.addEventListener("scroll", () => {
+    stick = atEnd();
+    report();
+  });
+  const follow = () => {
+    if (stick) text.scrollTop = text.scrollHeight;
+    report();
+  };
+  // The shell made the window shorter or taller: the newest line stays in view.
   addEventListener("resize", follow);
 
   /** @param {import("../contract.ts").Bubble} b */
@@ -62,7 +67,6 @@
         return button;
       }),
     );
-    report();
     follow();
   };
 

@@ -48,7 +48,13 @@ export const PageToShellSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("shape"), rects: z.array(PageRectSchema), drag: z.array(PageRectSchema) }),
   z.object({ type: z.literal("bubble"), bubble: BubbleSchema.nullable() }),
   z.object({ type: z.literal("face"), rect: PageRectSchema.nullable() }),
-  z.object({ type: z.literal("bubble-size"), width: z.number(), height: z.number() }),
+  z.object({
+    type: z.literal("bubble-size"),
+    width: z.number(),
+    height: z.number(),
+    /** Its text is scrolled to its end (the newest line in view). */
+    end: z.boolean().optional(),
+  }),
   z.object({ type: z.literal("bubble-action"), action: z.enum(BUBBLE_ACTIONS) }),
 ]);
 export type PageToShell = z.infer<typeof PageToShellSchema>;
