@@ -112,6 +112,11 @@ describe("her bubble follows the panel's replies", () => {
     ev.emit("busy", false);
     vi.advanceTimersByTime(BUBBLE_HOLD_MS + FADE_MS);
     expect(last()?.text).toBe(saying.text);
+    // A hint meanwhile is said first, and fades back to her first-run words.
+    c.hint({ text: FIRST_RUN.noTray });
+    expect(last()?.text).toBe(FIRST_RUN.noTray);
+    vi.advanceTimersByTime(BUBBLE_HOLD_MS + FADE_MS);
+    expect(last()?.text).toBe(saying.text);
     c.firstRun(firstRunSaying({ ok: true, base_url: down.base_url, reason: "" }, undefined));
     expect(last()).toBeNull();
     c.hint({ text: FIRST_RUN.noTray });

@@ -3,8 +3,8 @@
  * where it is drawn (a BubbleView: the shell's own window beside her head, or the page above her in a plain
  * browser). It shows, first to last: her reply while it streams; the app's note (an error, styled apart from
  * her speech, kept until dismissed or fixed by a reply that works); her reply after it ended, kept
- * BUBBLE_HOLD_MS then faded; what she says about her backend (the first run, kept until it answers or she is
- * told "later"); and a hint (no tray: how to reach her menu), faded like a reply.
+ * BUBBLE_HOLD_MS then faded; a hint (no tray: how to reach her menu), faded like a reply; and what she says
+ * about her backend (the first run, kept until it answers or she is told "later").
  */
 import type { Bubble, BubbleAction } from "../protocol/shell.ts";
 import { h } from "./dom.ts";
@@ -91,14 +91,15 @@ export function followReplies(on: PanelOn, view: BubbleView): BubbleControl {
         fading: false,
       };
     if (reply) return speech(reply.text, { fading: reply.fading, actions: chat(reply.text) });
-    if (first)
-      return speech(first.text, { commands: first.commands ?? [], actions: opens(first.actions ?? []) });
+    // The hint is short and fades: said first, then what she keeps saying.
     if (hint)
       return speech(hint.text, {
         commands: hint.commands ?? [],
         actions: opens(hint.actions ?? []),
         fading: hint.fading,
       });
+    if (first)
+      return speech(first.text, { commands: first.commands ?? [], actions: opens(first.actions ?? []) });
     return null;
   };
   const render = () => {
