@@ -698,6 +698,7 @@ function probeTray() {
  * @param {string | null} warning
  */
 function setTraySign(warning) {
+  log(`tray sign: ${warning ?? "none"}`);
   if (!tray) return;
   tray.indicator.set_icon_full(warning ? "dialog-warning" : "face-smile", warning ?? "YUI");
   tray.indicator.set_title(warning ? `YUI: ${warning}` : "YUI");
