@@ -446,16 +446,17 @@ export function placeActions(state, id) {
   b.reported = report;
   bw.shape = [[0, 0, p.width, p.height]];
   /** @type {CoreAction[]} */
-  const out = moved
-    ? [
-        { do: "place", id: bid, x: p.x, y: p.y, width: p.width, height: p.height },
-        { do: "shape", id: bid, rects: bw.clickThrough ? bw.shape : null },
-      ]
-    : [];
+  const out = [];
+  // Shown first, then placed: a window manager may place a window anew as it maps it.
   if (!bw.visible) {
     bw.visible = true;
     out.push({ do: "show", id: bid, focus: false });
   }
+  if (moved)
+    out.push(
+      { do: "place", id: bid, x: p.x, y: p.y, width: p.width, height: p.height },
+      { do: "shape", id: bid, rects: bw.clickThrough ? bw.shape : null },
+    );
   out.push({
     do: "host",
     message: {

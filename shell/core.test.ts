@@ -304,9 +304,9 @@ describe("her bubble", () => {
     const face = { x: 650, y: 240, width: 60, height: 70 };
     const at = { x: 580, y: 240 - BUBBLE_GAP - 50, width: 200, height: 50 };
     expect(placed).toEqual([
+      { do: "show", id: "bubble:yui", focus: false },
       { do: "place", id: "bubble:yui", ...at },
       { do: "shape", id: "bubble:yui", rects: [[0, 0, 200, 50]] },
-      { do: "show", id: "bubble:yui", focus: false },
       {
         do: "host",
         message: {

@@ -136,6 +136,7 @@ declare module "gi://Gdk?version=3.0" {
     class Window {
       get_device_position(device: Device): [Window | null, number, number, ModifierType];
       input_shape_combine_region(region: import("cairo").default.Region, dx: number, dy: number): void;
+      move_resize(x: number, y: number, width: number, height: number): void;
     }
     class Screen {
       static get_default(): Screen;

@@ -264,8 +264,7 @@ function apply(actions, ev) {
         e?.win.move(a.x, a.y);
         break;
       case "place":
-        e?.win.resize(a.width, a.height);
-        e?.win.move(a.x, a.y);
+        if (e) place(e, a);
         break;
       case "status":
         setTraySign(a.warning);
@@ -375,6 +374,19 @@ function resize(e, width, height) {
 }
 
 /**
+ * Her bubble's exact bounds: GTK is told the size, the window itself is moved and sized at once (a move and a
+ * resize through GtkWindow wait on each other and can leave it a few pixels off).
+ * @param {Widgets} e
+ * @param {{ x: number, y: number, width: number, height: number }} r
+ */
+function place(e, r) {
+  e.win.resize(r.width, r.height);
+  const gw = e.win.get_window();
+  if (gw) gw.move_resize(r.x, r.y, r.width, r.height);
+  else e.win.move(r.x, r.y);
+}
+
+/**
  * Her menu at the pointer.
  * @param {string} id
  * @param {Widgets} e
@@ -431,7 +443,9 @@ function create(a) {
   widgets.set(a.id, entry);
   ucm.connect("script-message-received::yui", (_u, result) => {
     const v = result.get_js_value();
-    apply(onPage(state, a.id, v.is_string() ? v.to_string() : v.to_json(0)));
+    const raw = v.is_string() ? v.to_string() : v.to_json(0);
+    if (GLib.getenv("YUI_SHELL_DEBUG")) log(`page ${a.id}: ${raw.slice(0, 160)}`);
+    apply(onPage(state, a.id, raw));
   });
   if (a.bubble) {
     keepToDocument(view, a.url);

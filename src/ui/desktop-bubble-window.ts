@@ -8,9 +8,12 @@ import type { PageRect } from "../protocol/shell.ts";
 import type { BubbleView } from "./desktop-bubble.ts";
 import type { ShellLink } from "./desktop-shell.ts";
 
-/** How often her face's box is read at most while she is drawn, and by how much it must move to be sent. */
+/**
+ * How often her face's box is read at most while she is drawn, and by how much it must move to be sent: her
+ * breathing moves it a few pixels, which must not make her bubble jitter (the box has a margin for it).
+ */
 const FACE_MS = 150;
-const FACE_SLOP = 2;
+const FACE_SLOP = 8;
 
 /** The bubble as `bubble` messages to the shell. */
 export function shellBubble(shell: ShellLink): BubbleView {

@@ -56,7 +56,6 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     show: (b) => (bubbleView ?? bubble).show(b),
     hide: () => (bubbleView ?? bubble).hide(),
   });
-  followBackend(ctx.kv, presetId, control, sign, () => shape.report());
   // A message wakes her or interrupts the bed's setup.
   panel.on("sent", () => link?.poke());
 
@@ -101,5 +100,7 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     ],
     clip: body.clip,
   });
+  // Her first-run words and the sign on her while her backend does not answer (first-run.ts).
+  followBackend(ctx.kv, presetId, control, sign, () => shape.report());
   shape.report();
 }
