@@ -10,6 +10,8 @@
 
 /** The space between her face's box and the bubble, in pixels. */
 export const BUBBLE_GAP = 6;
+/** The tallest a bubble gets: a longer reply scrolls, its newest line in view (the whole of it is in Chat). */
+export const BUBBLE_MAX_HEIGHT = 240;
 /** The smallest height a bubble is given where room is short (its text scrolls). */
 export const BUBBLE_MIN_HEIGHT = 48;
 
@@ -54,8 +56,8 @@ const clamp = (/** @type {number} */ v, /** @type {number} */ lo, /** @type {num
 /**
  * Where a bubble that wants `size` goes beside the face box `face` (screen pixels): above her head, else on the
  * side of her face with room, else below it; each inside the work area of the monitor her face is on, and
- * never over the face. When none has room for the whole bubble, the side with the most is taken and the bubble
- * is made shorter there (its text scrolls).
+ * never over the face; at most BUBBLE_MAX_HEIGHT tall. When none has room for the whole bubble, the side with
+ * the most is taken and the bubble is made shorter there (its text scrolls).
  * @param {Rect} face
  * @param {{ width: number, height: number }} size
  * @param {Monitor[]} monitors
@@ -68,7 +70,7 @@ export function placeBubble(face, size, monitors) {
   const right = wa.x + wa.width;
   const bottom = wa.y + wa.height;
   const width = Math.round(Math.min(size.width, wa.width));
-  const want = Math.round(size.height);
+  const want = Math.round(Math.min(size.height, BUBBLE_MAX_HEIGHT));
   // The room (height) on each side, and where the bubble goes there for a height h.
   const xCentred = Math.round(clamp(cx - width / 2, wa.x, right - width));
   const yBeside = (/** @type {number} */ h) => Math.round(clamp(cy - h / 2, wa.y, bottom - h));

@@ -3,7 +3,7 @@
 // tests on a real X desktop (gtk/desktop.test.ts).
 import { describe, expect, it } from "vitest";
 import { PAGE_RECEIVER, type PageToShell } from "../src/protocol/shell.ts";
-import { BUBBLE_GAP, placeBubble } from "./bubble-place.js";
+import { BUBBLE_GAP, BUBBLE_MAX_HEIGHT, placeBubble } from "./bubble-place.js";
 import { type HostToShell, MENU_ACTIONS, type Monitor } from "./contract.ts";
 import {
   PAGE_RECEIVER as CORE_RECEIVER,
@@ -276,10 +276,20 @@ describe("her bubble", () => {
         expect(inside(p), JSON.stringify([f, h, p])).toBe(true);
       }
     }
-    // A reply taller than any room: the side with the most, made shorter (its text scrolls).
-    const tall = placeBubble(face, { width: 280, height: 2000 }, SCREEN);
-    expect(tall.height).toBeLessThan(2000);
-    expect(tall.height).toBeGreaterThan(300);
+    // A long reply: BUBBLE_MAX_HEIGHT tall at most (its text scrolls), above her head when that fits.
+    expect(placeBubble(face, { width: 280, height: 2000 }, SCREEN)).toMatchObject({
+      side: "above",
+      height: BUBBLE_MAX_HEIGHT,
+    });
+    // Less room than that everywhere: the side with the most, made shorter.
+    const tiny: Monitor[] = [{ ...SCREEN[0]!, workarea: { x: 0, y: 30, width: 400, height: 200 } }];
+    const squeezed = placeBubble(
+      { x: 170, y: 100, width: 60, height: 60 },
+      { width: 280, height: 2000 },
+      tiny,
+    );
+    expect(squeezed.height).toBeLessThan(BUBBLE_MAX_HEIGHT);
+    expect(squeezed.y + squeezed.height).toBeLessThanOrEqual(230);
   });
 
   it("opens her bubble's window on her page's first words, places it once its size is known, follows her, hides and goes with her", () => {
