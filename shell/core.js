@@ -368,20 +368,34 @@ function onBubble(state, id, raw) {
   b.content = cleanBubble(raw);
   if (!b.content) return hideBubble(state, id);
   const bid = bubbleIdOf(id);
-  /** @type {CoreAction[]} */
-  const out = [];
-  if (!state.windows.has(bid)) {
-    const transparent = state.compositor;
-    const w = state.newWindow({
-      ordinary: false,
-      transparent,
-      clickThrough: transparent,
-      shape: [],
-      drag: [],
-      visible: false,
-    });
-    state.windows.set(bid, w);
-    out.push({
+  return [
+    ...bubbleWindow(state, id),
+    { do: "page", id: bid, message: { type: "bubble-show", bubble: b.content } },
+    ...placeActions(state, id),
+  ];
+}
+
+/**
+ * Her bubble's window, hidden, unless it is there already (or the shell has no bubble document).
+ * @param {CoreState<CoreWindow>} state
+ * @param {string} id her window
+ * @returns {CoreAction[]}
+ */
+function bubbleWindow(state, id) {
+  const bid = bubbleIdOf(id);
+  if (state.windows.has(bid) || !state.bubbleUrl) return [];
+  const transparent = state.compositor;
+  const w = state.newWindow({
+    ordinary: false,
+    transparent,
+    clickThrough: transparent,
+    shape: [],
+    drag: [],
+    visible: false,
+  });
+  state.windows.set(bid, w);
+  return [
+    {
       do: "create",
       id: bid,
       title: "YUI bubble",
@@ -391,10 +405,8 @@ function onBubble(state, id, raw) {
       ordinary: false,
       transparent,
       bubble: true,
-    });
-  }
-  out.push({ do: "page", id: bid, message: { type: "bubble-show", bubble: b.content } });
-  return [...out, ...placeActions(state, id)];
+    },
+  ];
 }
 
 /**
@@ -599,7 +611,13 @@ function open(state, m) {
     create.x = p.x;
     create.y = p.y;
   }
-  return [create, ...shapeActions(m.id, w), { do: "tray", entries: trayMenu(state) }];
+  return [
+    create,
+    ...shapeActions(m.id, w),
+    // Her bubble's window is made with hers (hidden), so its page is ready when she first speaks.
+    ...(ordinary ? [] : bubbleWindow(state, m.id)),
+    { do: "tray", entries: trayMenu(state) },
+  ];
 }
 
 /**

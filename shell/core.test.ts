@@ -292,9 +292,11 @@ describe("her bubble", () => {
     expect(squeezed.y + squeezed.height).toBeLessThanOrEqual(230);
   });
 
-  it("opens her bubble's window on her page's first words, places it once its size is known, follows her, hides and goes with her", () => {
+  it("makes her bubble's window with hers, places it once its size is known, follows her, hides and goes with her", () => {
     const s = newState({ shell: "test", monitors: SCREEN, bubbleUrl: "file:///b.html", newWindow: (w) => w });
-    onHost(s, { ...OPEN, x: 500, y: 200 });
+    expect(onHost(s, { ...OPEN, x: 500, y: 200 })).toContainEqual(
+      expect.objectContaining({ do: "create", id: "bubble:yui", url: "file:///b.html", bubble: true }),
+    );
     onBounds(s, "yui", { x: 500, y: 200, width: 360, height: 560 });
     const bubble = {
       kind: "speech",
@@ -304,11 +306,10 @@ describe("her bubble", () => {
       streaming: true,
       fading: false,
     } as const;
+    // Made (hidden) with her window; her page's first words are handed to it.
+    expect(s.windows.get("bubble:yui")?.visible).toBe(false);
     const first = onPage(s, "yui", JSON.stringify({ type: "bubble", bubble }));
-    expect(first).toEqual([
-      expect.objectContaining({ do: "create", id: "bubble:yui", url: "file:///b.html", bubble: true }),
-      { do: "page", id: "bubble:yui", message: { type: "bubble-show", bubble } },
-    ]);
+    expect(first).toEqual([{ do: "page", id: "bubble:yui", message: { type: "bubble-show", bubble } }]);
     onPage(s, "yui", JSON.stringify({ type: "face", rect: [150, 40, 60, 70] }));
     const placed = onPage(s, "bubble:yui", JSON.stringify({ type: "bubble-size", width: 200, height: 50 }));
     const face = { x: 650, y: 240, width: 60, height: 70 };
