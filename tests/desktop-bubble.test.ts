@@ -49,12 +49,11 @@ const reports: BubbleReport[] = [];
 const shellLog: string[] = [];
 
 const lastReport = () => reports.at(-1);
-/** Her window as X sees it. */
-async function herWindow() {
-  const her = (await windowsOfClass(x, "yui")).find((w) => w.w === W.width && w.h === W.height);
-  if (!her) throw new Error("her window is not on the desktop");
-  return her;
-}
+/** Her window as X sees it (read again while xdotool, slow on a loaded machine, finds nothing). */
+const herWindow = () =>
+  waitFor("her window", async () =>
+    (await windowsOfClass(x, "yui")).find((w) => w.w === W.width && w.h === W.height),
+  );
 /** Her bubble's window as X sees it, or undefined while it is not shown. */
 const bubbleWindow = async () => (await windowsOfClass(x, "yui")).find((w) => w.title === "YUI bubble");
 
@@ -299,14 +298,7 @@ describe("her bubble and the first run on an X desktop", { timeout: 120_000 }, (
       "the whole reply",
       (r) => r.tail?.endsWith("And that is the end.") ?? false,
     );
-    // Every place it had while streaming kept her face clear and stayed in the work area.
-    const her = await herWindow();
-    for (const r of reports.slice(seen)) if (r.width > 0) checkPlace(r, her);
-    // Taller than its room: the window is shorter than the text, scrolled to its newest line.
-    expect(done.end).toBe(true);
-    expect(done.height).toBeLessThanOrEqual(BUBBLE_MAX_HEIGHT);
-    await shot("long-reply");
-    // The wheel over it scrolls it back.
+    // The wheel over it scrolls it back (at once: it fades BUBBLE_HOLD_MS after the turn).
     await x.x("xdotool", [
       "mousemove",
       String(done.x + Math.round(done.width / 2)),
@@ -317,7 +309,14 @@ describe("her bubble and the first run on an X desktop", { timeout: 120_000 }, (
       "4",
     ]);
     await waitFor("scrolled up", async () => lastReport()?.end === false);
+    await shot("long-reply-scrolled-back");
     await x.x("xdotool", ["mousemove", "10", "10"]);
+    // Every place it had while streaming kept her face clear and stayed in the work area.
+    const her = await herWindow();
+    for (const r of reports.slice(seen)) if (r.width > 0) checkPlace(r, her);
+    // Taller than its room (before the wheel): the window is shorter than the text, scrolled to its newest line.
+    expect(done.end).toBe(true);
+    expect(done.height).toBeLessThanOrEqual(BUBBLE_MAX_HEIGHT);
   });
 
   it("follows her when she sits on a window near the top, and near a monitor's edge", async () => {
