@@ -84,7 +84,12 @@ export type HostToShell =
    * same `req`. Her own windows show in it as they are drawn.
    */
   | { type: "capture"; req: number; x: number; y: number; width: number; height: number }
-  | { type: "quit" };
+  | { type: "quit" }
+  /**
+   * The app's lasting sign (docs/desktop.md "The first run"): `warning` is what is wrong (no backend answers),
+   * shown on the tray's icon and first in its menu until the host sends null.
+   */
+  | { type: "status"; warning: string | null };
 
 const WindowGeometry = {
   id: z.string(),
@@ -131,6 +136,26 @@ export const ShellToHostSchema = z.discriminatedUnion("type", [
   z.object({ type: z.literal("shortcut") }),
   /** The user chose an entry of her menu (`id` her window) or of the tray's (`id` ""). */
   z.object({ type: z.literal("menu"), id: z.string(), action: z.enum(MENU_ACTIONS) }),
+  /**
+   * Her bubble's window was placed (or hidden: `width` 0) beside her, or what it shows changed: its place, her
+   * face's box on the screen (null: not known), the side of her face it is on, and what it shows.
+   */
+  z.object({
+    type: z.literal("bubble"),
+    id: z.string(),
+    x: z.number(),
+    y: z.number(),
+    width: z.number(),
+    height: z.number(),
+    face: RectSchema.nullable(),
+    side: z.enum(["above", "right", "left", "below", "none"]),
+    /** What it shows: her words or the app's note, the end of its text (its newest words), its commands. */
+    kind: z.enum(["speech", "note"]).optional(),
+    tail: z.string().optional(),
+    commands: z.array(z.string()).optional(),
+    /** Its text is scrolled to its end (the newest line in view). */
+    end: z.boolean().optional(),
+  }),
   /** The user closed the window. */
   z.object({ type: z.literal("closed"), id: z.string() }),
   /** An ordinary window (chat, settings, quick controls) got or lost the keyboard focus. */
@@ -143,7 +168,7 @@ export type ShellToHost = z.infer<typeof ShellToHostSchema>;
 
 // Page ↔ shell inside a window (the script message handler `yui`, `window.__yuiShell(message)`): the page's
 // contract too, so it lives with the page's in src/protocol/.
-export type { PageRect, PageToShell, ShellToPage } from "../src/protocol/shell.ts";
+export type { Bubble, PageRect, PageToShell, ShellToPage } from "../src/protocol/shell.ts";
 
 /** Parses one line of a shell's stdout; null for anything that is not a contract message (a log line). */
 export function parseShellLine(line: string): ShellToHost | null {

@@ -5,6 +5,7 @@
 // the host's messages, the page's messages, the monitors and the drag threshold. Each entry point turns one
 // message or event into a list of effects (CoreAction) over plain state; each shell applies them to its own
 // windows. Nothing here touches a window, GTK or Electron.
+import { faceOnScreen, placeBubble } from "./bubble-place.js";
 import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
 
 /** @typedef {import("./contract.ts").HostToShell} HostToShell */
@@ -15,6 +16,20 @@ import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
 /** @typedef {import("./contract.ts").Rect} Rect */
 /** @typedef {import("./contract.ts").OpenWindow} OpenWindow */
 /** @typedef {(typeof import("./contract.ts").MENU_ACTIONS)[number]} MenuAction */
+/** @typedef {import("./contract.ts").Bubble} Bubble */
+
+/**
+ * Her bubble, as the core keeps it for her window (docs/desktop.md "Her bubble"): what it shows, her face's box
+ * in her window, the size the bubble's page wants, her window's place, and where the bubble is now.
+ * @typedef {object} BubbleState
+ * @property {Bubble | null} content
+ * @property {PageRect | null} face
+ * @property {{ width: number, height: number } | null} size
+ * @property {Rect | null} her
+ * @property {boolean} end Its text is scrolled to its end (the bubble's page says).
+ * @property {string} placed The last placement sent ("" while hidden).
+ * @property {string} reported What the host last heard it shows.
+ */
 
 /**
  * One window a shell holds, as the core sees it; a shell may keep more per window (newState's `newWindow`).
@@ -37,6 +52,10 @@ import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
  * @property {boolean} handsFree Hands-free listening is on (the store's `yui.listen`, told by the host): the menus' entry says so.
  * @property {Map<string, W>} windows
  * @property {(base: CoreWindow) => W} newWindow A new window's state, with what the shell keeps besides.
+ * @property {string} bubbleUrl The document of a bubble's window (the shell's own file, shell/bubble/).
+ * @property {Map<string, BubbleState>} bubbles Her bubble by her window's id.
+ * @property {boolean | null} tray A tray shows YUI's icon (null: not known yet; onTray).
+ * @property {string | null} warning The app's lasting sign (the host's `status`), on the tray.
  */
 
 /** @typedef {{ action: MenuAction, label: string } | null} MenuEntry One entry of a menu; null is a separator. */
@@ -44,7 +63,9 @@ import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
 /**
  * The effects a shell applies, in order.
  * @typedef {(
- *   | { do: "create", id: string, title: string, url: string, width: number, height: number, x?: number, y?: number, ordinary: boolean, transparent: boolean }
+ *   | { do: "create", id: string, title: string, url: string, width: number, height: number, x?: number, y?: number, ordinary: boolean, transparent: boolean, bubble?: boolean }
+ *   | { do: "place", id: string, x: number, y: number, width: number, height: number }
+ *   | { do: "status", warning: string | null }
  *   | { do: "raise", id: string, title: string }
  *   | { do: "destroy", id: string }
  *   | { do: "position", id: string, x: number, y: number }
@@ -65,7 +86,8 @@ import { cleanRects, inRects, placeOnVisible } from "./geometry.js";
  * `create`: a new window, `x`/`y` already kept on a visible monitor. `raise`: an `open` of a window already
  * open (retitle it, bring it forward). `destroy`: close it without a `closed` message (the host asked).
  * `shape`: the input shape now in force (null: the whole window takes input). `show` with `focus` also gives
- * it the keyboard (the global shortcut). `page`: a message to the page (pageScript). `host`: a line on
+ * it the keyboard (the global shortcut). `create` with `bubble`: her bubble's window (transparent, above, never
+ * focused, shown by a later `show`). `place`: exact bounds (her bubble). `status`: the tray's sign. `page`: a message to the page (pageScript). `host`: a line on
  * stdout. `menu`: her menu at the pointer. `tray`: the tray's menu changed. `capture`: a PNG of a screen
  * rectangle, answered with a `capture` message. `resize`: a new size with the window's bottom-centre kept where it
  * is. `above`: kept above the other windows or not.
@@ -89,7 +111,7 @@ export const PAGE_RECEIVER = "__yuiShell";
 /**
  * A new shell's state.
  * @template {CoreWindow} W
- * @param {{ shell: string, compositor?: boolean, wayland?: boolean, monitors?: Monitor[], newWindow: (base: CoreWindow) => W }} opts
+ * @param {{ shell: string, compositor?: boolean, wayland?: boolean, monitors?: Monitor[], bubbleUrl?: string, newWindow: (base: CoreWindow) => W }} opts
  * @returns {CoreState<W>}
  */
 export function newState(opts) {
@@ -101,6 +123,10 @@ export function newState(opts) {
     handsFree: false,
     windows: new Map(),
     newWindow: opts.newWindow,
+    bubbleUrl: opts.bubbleUrl ?? "",
+    bubbles: new Map(),
+    tray: null,
+    warning: null,
   };
 }
 
@@ -173,16 +199,22 @@ export function menuOf(which, compositor, clickThrough, handsFree = false) {
 export const herMenu = (state, w) => menuOf("her", state.compositor, w.clickThrough, state.handsFree);
 
 /**
- * The tray's menu; its click-through entry is off while any character window has it on.
+ * The tray's menu; its click-through entry is off while any character window has it on. While the app has a
+ * lasting sign (no backend answers), it comes first, leading to Settings.
  * @param {CoreState<CoreWindow>} state
+ * @returns {MenuEntry[]}
  */
-export const trayMenu = (state) =>
-  menuOf(
+export const trayMenu = (state) => [
+  ...(state.warning
+    ? [{ action: /** @type {MenuAction} */ ("settings"), label: `${state.warning}: open Settings` }, null]
+    : []),
+  ...menuOf(
     "tray",
     state.compositor,
     [...state.windows.values()].some((w) => !w.ordinary && w.clickThrough),
     state.handsFree,
-  );
+  ),
+];
 
 // ---- the page ----
 
@@ -192,7 +224,28 @@ export const trayMenu = (state) =>
  * @returns {ShellToPage}
  */
 export function shellState(state) {
-  return { type: "shell", shell: state.shell, compositor: state.compositor, wayland: state.wayland };
+  return {
+    type: "shell",
+    shell: state.shell,
+    compositor: state.compositor,
+    wayland: state.wayland,
+    bubbles: Boolean(state.bubbleUrl),
+    ...(state.tray === null ? {} : { tray: state.tray }),
+  };
+}
+
+/**
+ * The shell found whether a tray shows YUI's icon (a StatusNotifier host or a system tray): every page hears
+ * it (without one, main says how to reach her menu).
+ * @param {CoreState<CoreWindow>} state
+ * @param {boolean} shown
+ * @returns {CoreAction[]}
+ */
+export function onTray(state, shown) {
+  state.tray = shown;
+  return [...state.windows.keys()]
+    .filter((id) => ownerOf(id) === null && !state.windows.get(id)?.ordinary)
+    .map((id) => /** @type {CoreAction} */ ({ do: "page", id, message: shellState(state) }));
 }
 
 /**
@@ -210,13 +263,263 @@ export function pageScript(message) {
  * @type {{ [K in import("./contract.ts").PageToShell["type"]]: (state: CoreState<CoreWindow>, id: string, w: CoreWindow, m: Record<string, unknown>) => CoreAction[] }}
  */
 export const PAGE_MESSAGES = {
-  hello: (state, id) => [{ do: "page", id, message: shellState(state) }],
+  hello: (state, id) => {
+    const b = state.bubbles.get(ownerOf(id) ?? "");
+    // The bubble's page, (re)loaded: what it shows now.
+    if (ownerOf(id) !== null)
+      return b?.content ? [{ do: "page", id, message: { type: "bubble-show", bubble: b.content } }] : [];
+    return [{ do: "page", id, message: shellState(state) }];
+  },
   shape: (_state, id, w, m) => {
+    if (ownerOf(id) !== null) return [];
     w.shape = cleanRects(m.rects);
     w.drag = cleanRects(m.drag);
     return shapeActions(id, w);
   },
+  bubble: (state, id, w, m) => (w.ordinary || ownerOf(id) !== null ? [] : onBubble(state, id, m.bubble)),
+  face: (state, id, w, m) => {
+    if (w.ordinary || ownerOf(id) !== null) return [];
+    const b = bubbleState(state, id);
+    b.face = cleanRects(m.rect === null ? [] : [m.rect])[0] ?? null;
+    return placeActions(state, id);
+  },
+  "bubble-size": (state, id, _w, m) => {
+    const owner = ownerOf(id);
+    const width = Number(m.width);
+    const height = Number(m.height);
+    if (owner === null || !(width > 0 && height > 0 && width < 4096 && height < 65536)) return [];
+    const b = bubbleState(state, owner);
+    b.size = { width: Math.ceil(width), height: Math.ceil(height) };
+    b.end = m.end !== false;
+    return placeActions(state, owner);
+  },
+  "bubble-action": (_state, id, _w, m) => {
+    const owner = ownerOf(id);
+    if (owner === null) return [];
+    if (m.action === "chat" || m.action === "settings")
+      return [{ do: "host", message: { type: "menu", id: owner, action: m.action } }];
+    if (m.action === "dismiss")
+      return [{ do: "page", id: owner, message: { type: "bubble-action", action: "dismiss" } }];
+    return [];
+  },
 };
+
+// ---- her bubble (docs/desktop.md "Her bubble") ----
+
+/** How much of the end of her bubble's text the host hears (its newest words). */
+export const BUBBLE_TAIL = 120;
+
+/** Her bubble's window's id: `bubble:<her window's id>`. */
+export const BUBBLE_PREFIX = "bubble:";
+/** @param {string} id */
+export const bubbleIdOf = (id) => `${BUBBLE_PREFIX}${id}`;
+/**
+ * Whose bubble the window `id` is, or null when it is not a bubble's.
+ * @param {string} id
+ */
+export const ownerOf = (id) => (id.startsWith(BUBBLE_PREFIX) ? id.slice(BUBBLE_PREFIX.length) : null);
+
+/**
+ * @param {CoreState<CoreWindow>} state
+ * @param {string} id her window
+ * @returns {BubbleState}
+ */
+function bubbleState(state, id) {
+  let b = state.bubbles.get(id);
+  if (!b) {
+    b = { content: null, face: null, size: null, her: null, end: true, placed: "", reported: "" };
+    state.bubbles.set(id, b);
+  }
+  return b;
+}
+
+/**
+ * A bubble from a page (not trusted): its fields checked, its text and lists bounded; null for anything else.
+ * @param {unknown} raw
+ * @returns {Bubble | null}
+ */
+export function cleanBubble(raw) {
+  if (!raw || typeof raw !== "object") return null;
+  const r = /** @type {Record<string, unknown>} */ (raw);
+  if ((r.kind !== "speech" && r.kind !== "note") || typeof r.text !== "string") return null;
+  const strings = (/** @type {unknown} */ v) =>
+    Array.isArray(v) ? v.filter((x) => typeof x === "string").map((x) => x.slice(0, 200)) : [];
+  const actions = Array.isArray(r.actions)
+    ? r.actions
+        .filter(
+          (a) =>
+            a &&
+            typeof a === "object" &&
+            ["chat", "settings", "dismiss"].includes(a.action) &&
+            typeof a.label === "string",
+        )
+        .map((a) => ({ action: a.action, label: String(a.label).slice(0, 60) }))
+    : [];
+  return {
+    kind: r.kind,
+    text: r.text.slice(0, 20_000),
+    commands: strings(r.commands).slice(0, 4),
+    actions: actions.slice(0, 3),
+    streaming: Boolean(r.streaming),
+    fading: Boolean(r.fading),
+  };
+}
+
+/**
+ * Her page says what her bubble shows (null: nothing): its window is made the first time, and handed the
+ * content; nothing hides it.
+ * @param {CoreState<CoreWindow>} state
+ * @param {string} id her window
+ * @param {unknown} raw
+ * @returns {CoreAction[]}
+ */
+function onBubble(state, id, raw) {
+  const b = bubbleState(state, id);
+  b.content = cleanBubble(raw);
+  if (!b.content) return hideBubble(state, id);
+  const bid = bubbleIdOf(id);
+  return [
+    ...bubbleWindow(state, id),
+    { do: "page", id: bid, message: { type: "bubble-show", bubble: b.content } },
+    ...placeActions(state, id),
+  ];
+}
+
+/**
+ * Her bubble's window, hidden, unless it is there already (or the shell has no bubble document).
+ * @param {CoreState<CoreWindow>} state
+ * @param {string} id her window
+ * @returns {CoreAction[]}
+ */
+function bubbleWindow(state, id) {
+  const bid = bubbleIdOf(id);
+  if (state.windows.has(bid) || !state.bubbleUrl) return [];
+  const transparent = state.compositor;
+  const w = state.newWindow({
+    ordinary: false,
+    transparent,
+    clickThrough: transparent,
+    shape: [],
+    drag: [],
+    visible: false,
+  });
+  state.windows.set(bid, w);
+  return [
+    {
+      do: "create",
+      id: bid,
+      title: "YUI bubble",
+      url: transparent ? state.bubbleUrl : `${state.bubbleUrl}?opaque=1`,
+      width: 280,
+      height: 60,
+      ordinary: false,
+      transparent,
+      bubble: true,
+    },
+  ];
+}
+
+/**
+ * Her bubble hidden (no content, her window hidden or gone): the host hears it (width 0).
+ * @param {CoreState<CoreWindow>} state
+ * @param {string} id her window
+ * @returns {CoreAction[]}
+ */
+function hideBubble(state, id) {
+  const b = state.bubbles.get(id);
+  const w = state.windows.get(bubbleIdOf(id));
+  if (!b || !w || !b.placed) return [];
+  b.placed = "";
+  w.visible = false;
+  return [
+    { do: "hide", id: bubbleIdOf(id) },
+    {
+      do: "host",
+      message: { type: "bubble", id, x: 0, y: 0, width: 0, height: 0, face: null, side: "none" },
+    },
+  ];
+}
+
+/**
+ * Her bubble placed for what it shows, its size, her face and her window's place now (placeBubble): moved,
+ * sized and shown when that changed, the host told where; hidden while her window is.
+ * @param {CoreState<CoreWindow>} state
+ * @param {string} id her window
+ * @returns {CoreAction[]}
+ */
+export function placeActions(state, id) {
+  const b = state.bubbles.get(id);
+  const bid = bubbleIdOf(id);
+  const bw = state.windows.get(bid);
+  const her = state.windows.get(id);
+  if (!b || !bw || !her) return [];
+  if (!b.content || !her.visible) return hideBubble(state, id);
+  if (!b.size || !b.her) return [];
+  const face = faceOnScreen(b.her, b.face);
+  const p = placeBubble(face, b.size, state.monitors);
+  const c = b.content;
+  // What the host hears: where it is and what it shows (its newest words), whenever either changed.
+  const shows = { kind: c.kind, tail: c.text.slice(-BUBBLE_TAIL), commands: c.commands, end: b.end };
+  const at = JSON.stringify([p, face]);
+  const report = JSON.stringify(shows);
+  if (at === b.placed && report === b.reported) return [];
+  const moved = at !== b.placed;
+  b.placed = at;
+  b.reported = report;
+  bw.shape = [[0, 0, p.width, p.height]];
+  /** @type {CoreAction[]} */
+  const out = [];
+  // Shown first, then placed: a window manager may place a window anew as it maps it.
+  if (!bw.visible) {
+    bw.visible = true;
+    out.push({ do: "show", id: bid, focus: false });
+  }
+  if (moved)
+    out.push(
+      { do: "place", id: bid, x: p.x, y: p.y, width: p.width, height: p.height },
+      { do: "shape", id: bid, rects: bw.clickThrough ? bw.shape : null },
+    );
+  out.push({
+    do: "host",
+    message: {
+      type: "bubble",
+      id,
+      x: p.x,
+      y: p.y,
+      width: p.width,
+      height: p.height,
+      face,
+      side: p.side,
+      ...shows,
+    },
+  });
+  return out;
+}
+
+/**
+ * Her window's place now (a shell's move or configure event, every step of a walk): her bubble follows.
+ * @param {CoreState<CoreWindow>} state
+ * @param {string} id
+ * @param {Rect} rect
+ * @returns {CoreAction[]}
+ */
+export function onBounds(state, id, rect) {
+  const w = state.windows.get(id);
+  if (!w || w.ordinary || ownerOf(id) !== null) return [];
+  bubbleState(state, id).her = { x: rect.x, y: rect.y, width: rect.width, height: rect.height };
+  return placeActions(state, id);
+}
+
+/**
+ * Her window is gone: so is her bubble's.
+ * @param {CoreState<CoreWindow>} state
+ * @param {string} id
+ * @returns {CoreAction[]}
+ */
+function dropBubble(state, id) {
+  state.bubbles.delete(id);
+  return state.windows.delete(bubbleIdOf(id)) ? [{ do: "destroy", id: bubbleIdOf(id) }] : [];
+}
 
 /**
  * What a page's `postMessage(json)` does (PAGE_MESSAGES); anything else is ignored.
@@ -318,7 +621,13 @@ function open(state, m) {
     create.x = p.x;
     create.y = p.y;
   }
-  return [create, ...shapeActions(m.id, w), { do: "tray", entries: trayMenu(state) }];
+  return [
+    create,
+    ...shapeActions(m.id, w),
+    // Her bubble's window is made with hers (hidden), so its page is ready when she first speaks.
+    ...(ordinary ? [] : bubbleWindow(state, m.id)),
+    { do: "tray", entries: trayMenu(state) },
+  ];
 }
 
 /**
@@ -332,10 +641,7 @@ export const HOST_MESSAGES = {
     does: "closes it without a closed message",
     run: (state, m) =>
       state.windows.delete(m.id)
-        ? [
-            { do: "destroy", id: m.id },
-            { do: "tray", entries: trayMenu(state) },
-          ]
+        ? [{ do: "destroy", id: m.id }, ...dropBubble(state, m.id), { do: "tray", entries: trayMenu(state) }]
         : [],
   },
   move: {
@@ -405,7 +711,10 @@ export const HOST_MESSAGES = {
       const w = state.windows.get(m.id);
       if (!w) return [];
       w.visible = Boolean(m.visible);
-      return [w.visible ? { do: "show", id: m.id, focus: false } : { do: "hide", id: m.id }];
+      return [
+        w.visible ? { do: "show", id: m.id, focus: false } : { do: "hide", id: m.id },
+        ...placeActions(state, m.id),
+      ];
     },
   },
   capture: {
@@ -415,6 +724,16 @@ export const HOST_MESSAGES = {
     ],
   },
   quit: { does: "closes everything and exits", run: () => [{ do: "quit" }] },
+  status: {
+    does: "shows or clears the app's lasting sign on the tray",
+    run: (state, m) => {
+      state.warning = typeof m.warning === "string" && m.warning ? m.warning.slice(0, 80) : null;
+      return [
+        { do: "status", warning: state.warning },
+        { do: "tray", entries: trayMenu(state) },
+      ];
+    },
+  },
 };
 
 /**
@@ -498,6 +817,7 @@ export function onUserClosed(state, id) {
   if (!state.windows.delete(id)) return [];
   return [
     { do: "host", message: { type: "closed", id } },
+    ...dropBubble(state, id),
     { do: "tray", entries: trayMenu(state) },
   ];
 }
@@ -530,13 +850,15 @@ export function onMonitors(state, monitors, bounds) {
   /** @type {CoreAction[]} */
   const out = [{ do: "host", message: { type: "monitors", monitors } }];
   for (const [id, r] of bounds) {
-    if (!state.windows.has(id)) continue;
+    // Her bubble follows her (placeActions), never the other way.
+    if (!state.windows.has(id) || ownerOf(id) !== null) continue;
     const p = placeOnVisible(r, monitors);
     if (p.x !== r.x || p.y !== r.y) {
       out.push({ do: "position", id, x: p.x, y: p.y });
       out.push({ do: "log", text: `window ${id} moved onto a visible monitor (${p.x}, ${p.y})` });
     }
   }
+  for (const id of state.bubbles.keys()) out.push(...placeActions(state, id));
   return out;
 }
 

@@ -3,7 +3,8 @@
 // tests on a real X desktop (gtk/desktop.test.ts).
 import { describe, expect, it } from "vitest";
 import { PAGE_RECEIVER, type PageToShell } from "../src/protocol/shell.ts";
-import { type HostToShell, MENU_ACTIONS } from "./contract.ts";
+import { BUBBLE_GAP, BUBBLE_MAX_HEIGHT, placeBubble } from "./bubble-place.js";
+import { type HostToShell, MENU_ACTIONS, type Monitor } from "./contract.ts";
 import {
   PAGE_RECEIVER as CORE_RECEIVER,
   type CoreWindow,
@@ -14,12 +15,15 @@ import {
   type MenuEntry,
   menuOf,
   newState,
+  onBounds,
   onCompositor,
   onContextMenu,
   onFocus,
   onHost,
   onHostLine,
   onPage,
+  onTray,
+  onUserClosed,
   PAGE_MESSAGES,
   pageScript,
   pastSlop,
@@ -124,6 +128,7 @@ describe("the host's messages", () => {
       visible: true,
       capture: true,
       quit: true,
+      status: true,
     };
     expect(Object.keys(HOST_MESSAGES).sort()).toEqual(Object.keys(types).sort());
   });
@@ -172,7 +177,14 @@ describe("the host's messages", () => {
 
 describe("the page", () => {
   it("has one entry for each page → shell type of the contract, and ignores any other", () => {
-    const types: { [K in PageToShell["type"]]: true } = { hello: true, shape: true };
+    const types: { [K in PageToShell["type"]]: true } = {
+      hello: true,
+      shape: true,
+      bubble: true,
+      face: true,
+      "bubble-size": true,
+      "bubble-action": true,
+    };
     expect(Object.keys(PAGE_MESSAGES).sort()).toEqual(Object.keys(types).sort());
     const s = state();
     onHost(s, OPEN);
@@ -184,7 +196,17 @@ describe("the page", () => {
     const s = state();
     onHost(s, OPEN);
     expect(onPage(s, "yui", '{"type":"hello"}')).toEqual([
-      { do: "page", id: "yui", message: { type: "shell", shell: "test", compositor: true, wayland: false } },
+      {
+        do: "page",
+        id: "yui",
+        message: {
+          type: "shell",
+          shell: "test",
+          compositor: true,
+          wayland: false,
+          bubbles: false,
+        },
+      },
     ]);
     const shape = onPage(s, "yui", JSON.stringify({ type: "shape", rects: [[1.4, 2, 3, 4], "x"], drag: [] }));
     expect(shape[0]).toEqual({ do: "shape", id: "yui", rects: [[1, 2, 3, 4]] });
@@ -200,7 +222,17 @@ describe("the page", () => {
     onHost(s, OPEN);
     expect(onCompositor(s, false)).toEqual([
       { do: "host", message: { type: "compositor", compositor: false } },
-      { do: "page", id: "yui", message: { type: "shell", shell: "test", compositor: false, wayland: false } },
+      {
+        do: "page",
+        id: "yui",
+        message: {
+          type: "shell",
+          shell: "test",
+          compositor: false,
+          wayland: false,
+          bubbles: false,
+        },
+      },
     ]);
   });
 });
@@ -220,5 +252,164 @@ describe("the pointer", () => {
     // Her menu on her, not beside her while click-through is on.
     expect(onContextMenu(s, "yui", 5, 5)).toEqual([]);
     expect(onContextMenu(s, "yui", 20, 20)).toEqual([{ do: "menu", id: "yui", entries: herMenu(s, w) }]);
+  });
+});
+
+describe("her bubble", () => {
+  const SCREEN: Monitor[] = [
+    {
+      index: 0,
+      name: "A",
+      primary: true,
+      geometry: { x: 0, y: 0, width: 1280, height: 800 },
+      workarea: { x: 0, y: 30, width: 1280, height: 770 },
+    },
+  ];
+  const overlaps = (a: { x: number; y: number; width: number; height: number }, b: typeof a) =>
+    a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+  const inside = (a: { x: number; y: number; width: number; height: number }) =>
+    a.x >= 0 && a.y >= 30 && a.x + a.width <= 1280 && a.y + a.height <= 800;
+
+  it("goes above her head where there is room, else beside her face, else below, never over it, inside the work area", () => {
+    const size = { width: 280, height: 90 };
+    const face = { x: 600, y: 400, width: 60, height: 60 };
+    expect(placeBubble(face, size, SCREEN)).toEqual({
+      x: 490,
+      y: 400 - BUBBLE_GAP - 90,
+      width: 280,
+      height: 90,
+      side: "above",
+    });
+    // Sitting near the top: her head under the work area's top edge, the bubble beside her face.
+    const high = { x: 600, y: 50, width: 60, height: 60 };
+    expect(placeBubble(high, size, SCREEN)).toMatchObject({ side: "right", x: 660 + BUBBLE_GAP });
+    // Near the right edge and the top: on her left.
+    const corner = { x: 1200, y: 40, width: 60, height: 60 };
+    expect(placeBubble(corner, size, SCREEN)).toMatchObject({ side: "left", x: 1200 - BUBBLE_GAP - 280 });
+    for (const f of [face, high, corner, { x: 0, y: 30, width: 60, height: 60 }]) {
+      for (const h of [40, 90, 400, 2000]) {
+        const p = placeBubble(f, { width: 280, height: h }, SCREEN);
+        expect(overlaps(p, f), JSON.stringify([f, h, p])).toBe(false);
+        expect(inside(p), JSON.stringify([f, h, p])).toBe(true);
+      }
+    }
+    // A long reply: BUBBLE_MAX_HEIGHT tall at most (its text scrolls), above her head when that fits.
+    expect(placeBubble(face, { width: 280, height: 2000 }, SCREEN)).toMatchObject({
+      side: "above",
+      height: BUBBLE_MAX_HEIGHT,
+    });
+    // Less room than that everywhere: the side with the most, made shorter.
+    const tiny: Monitor[] = [{ ...SCREEN[0]!, workarea: { x: 0, y: 30, width: 400, height: 200 } }];
+    const squeezed = placeBubble(
+      { x: 170, y: 100, width: 60, height: 60 },
+      { width: 280, height: 2000 },
+      tiny,
+    );
+    expect(squeezed.height).toBeLessThan(BUBBLE_MAX_HEIGHT);
+    expect(squeezed.y + squeezed.height).toBeLessThanOrEqual(230);
+  });
+
+  it("makes her bubble's window with hers, places it once its size is known, follows her, hides and goes with her", () => {
+    const s = newState({ shell: "test", monitors: SCREEN, bubbleUrl: "file:///b.html", newWindow: (w) => w });
+    expect(onHost(s, { ...OPEN, x: 500, y: 200 })).toContainEqual(
+      expect.objectContaining({ do: "create", id: "bubble:yui", url: "file:///b.html", bubble: true }),
+    );
+    onBounds(s, "yui", { x: 500, y: 200, width: 360, height: 560 });
+    const bubble = {
+      kind: "speech",
+      text: "Hello",
+      commands: [],
+      actions: [],
+      streaming: true,
+      fading: false,
+    } as const;
+    // Made (hidden) with her window; her page's first words are handed to it.
+    expect(s.windows.get("bubble:yui")?.visible).toBe(false);
+    const first = onPage(s, "yui", JSON.stringify({ type: "bubble", bubble }));
+    expect(first).toEqual([{ do: "page", id: "bubble:yui", message: { type: "bubble-show", bubble } }]);
+    onPage(s, "yui", JSON.stringify({ type: "face", rect: [150, 40, 60, 70] }));
+    const placed = onPage(s, "bubble:yui", JSON.stringify({ type: "bubble-size", width: 200, height: 50 }));
+    const face = { x: 650, y: 240, width: 60, height: 70 };
+    const at = { x: 580, y: 240 - BUBBLE_GAP - 50, width: 200, height: 50 };
+    expect(placed).toEqual([
+      { do: "show", id: "bubble:yui", focus: false },
+      { do: "place", id: "bubble:yui", ...at },
+      { do: "shape", id: "bubble:yui", rects: [[0, 0, 200, 50]] },
+      {
+        do: "host",
+        message: {
+          type: "bubble",
+          id: "yui",
+          ...at,
+          face,
+          side: "above",
+          kind: "speech",
+          tail: "Hello",
+          commands: [],
+          end: true,
+        },
+      },
+    ]);
+    // She walks 100 px left: her bubble follows; the same place again changes nothing.
+    expect(onBounds(s, "yui", { x: 400, y: 200, width: 360, height: 560 })[0]).toEqual({
+      do: "place",
+      id: "bubble:yui",
+      ...at,
+      x: 480,
+    });
+    expect(onBounds(s, "yui", { x: 400, y: 200, width: 360, height: 560 })).toEqual([]);
+    // Its buttons: Chat and Settings to the host as her menu's, Dismiss to her page.
+    expect(onPage(s, "bubble:yui", '{"type":"bubble-action","action":"chat"}')).toEqual([
+      { do: "host", message: { type: "menu", id: "yui", action: "chat" } },
+    ]);
+    expect(onPage(s, "bubble:yui", '{"type":"bubble-action","action":"dismiss"}')).toEqual([
+      { do: "page", id: "yui", message: { type: "bubble-action", action: "dismiss" } },
+    ]);
+    // The bubble's page cannot set shapes or bubbles of its own.
+    expect(onPage(s, "bubble:yui", JSON.stringify({ type: "bubble", bubble }))).toEqual([]);
+    expect(onPage(s, "yui", JSON.stringify({ type: "bubble", bubble: null }))).toEqual([
+      { do: "hide", id: "bubble:yui" },
+      {
+        do: "host",
+        message: { type: "bubble", id: "yui", x: 0, y: 0, width: 0, height: 0, face: null, side: "none" },
+      },
+    ]);
+    expect(onUserClosed(s, "yui")).toContainEqual({ do: "destroy", id: "bubble:yui" });
+  });
+
+  it("puts the app's lasting sign first in the tray's menu until the host clears it", () => {
+    const s = state();
+    expect(onHost(s, { type: "status", warning: "No backend answers" })[0]).toEqual({
+      do: "status",
+      warning: "No backend answers",
+    });
+    expect(trayMenu(s).slice(0, 2)).toEqual([
+      { action: "settings", label: "No backend answers: open Settings" },
+      null,
+    ]);
+    onHost(s, { type: "status", warning: null });
+    expect(trayMenu(s)).toEqual(menuOf("tray", true, false));
+  });
+});
+
+describe("the tray", () => {
+  it("tells every character page whether a tray shows the icon once the shell knows", () => {
+    const s = state();
+    onHost(s, OPEN);
+    onHost(s, { ...OPEN, id: "page:chat", frame: true });
+    expect(onTray(s, false)).toEqual([
+      {
+        do: "page",
+        id: "yui",
+        message: {
+          type: "shell",
+          shell: "test",
+          compositor: true,
+          wayland: false,
+          bubbles: false,
+          tray: false,
+        },
+      },
+    ]);
   });
 });

@@ -33,6 +33,7 @@ import {
   OCCLUSION_EVENT,
   type OcclusionEvent,
 } from "../src/protocol/body.ts";
+import { characterPreset, PRESET_KEYS } from "../src/protocol/preset.ts";
 import { AGENT_NOTIFY_KEY, SWITCH_KEYS } from "../src/protocol/store-keys.ts";
 import { chatStream, type ScriptedBackend, startScriptedBackend } from "../tools/scripted-backend/server.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tools/testing/chromium.ts";
@@ -193,8 +194,14 @@ beforeAll(async () => {
   // lets her move on her own.
   const seed = openStore(dataDir);
   seed.set(desktopSettingsKey("yui"), { scale: 1, wander: false }, "test");
-  seed.close();
+  // Her backend answers (the scripted one): no first-run words in a bubble over the windows measured here.
   backend = await startScriptedBackend();
+  seed.set(
+    PRESET_KEYS.list,
+    [characterPreset("yui", "YUI", { transport: "chat", base_url: backend.url })],
+    "test",
+  );
+  seed.close();
   const ingressPort = await freePort();
   const env: NodeJS.ProcessEnv = { ...x.env, LIBGL_ALWAYS_SOFTWARE: "1", YUI_DATA_DIR: dataDir };
   app = await startDesktopApp({

@@ -7,6 +7,7 @@ import type { Monitor } from "../../shell/contract.ts";
 import { getPreset } from "../../src/app/presets/presets.ts";
 import { type BodyTimings, DEFAULT_TIMINGS } from "../../src/body/machine.ts";
 import type { World } from "../../src/body/world.ts";
+import { type BackendWatch, watchBackends } from "../backend-check.ts";
 import { watchMacWorld } from "../macos/windows.ts";
 import { parseHostArgs } from "../server/serve-cli.ts";
 import { DEFAULT_PORT, type Host, PortInUseError, startHost } from "../server/server.ts";
@@ -30,6 +31,9 @@ X11 (XWayland on Wayland). Quit with Ctrl+C, or by closing main's window.
 export function parseDesktopArgs(argv: string[]): { port: number } {
   return { port: parseHostArgs(argv).port };
 }
+
+/** The tray's sign while a character's backend does not answer. */
+export const NO_BACKEND = "No backend answers";
 
 /** Runs the host and the shell until either ends; 2 for bad arguments, 1 when either cannot start. */
 export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -85,6 +89,8 @@ export interface DesktopApp {
   bodies: DesktopBodies;
   /** The global hold-to-talk key, when one is bound (docs/voice.md#listening). */
   talkKey: TalkKey | null;
+  /** The first run's check of the characters' backends (host/backend-check.ts). */
+  backends: BackendWatch;
   /** Ends the windows, the shell and the host. */
   stop(): Promise<void>;
 }
@@ -152,6 +158,11 @@ export async function startDesktopApp(opts: {
     wayland: ready.wayland,
     log,
   });
+  // The tray keeps a sign while a character's backend does not answer (docs/desktop.md "The first run").
+  const backends = watchBackends({
+    store: host.store,
+    onChange: (down) => shell.send({ type: "status", warning: down.size ? NO_BACKEND : null }),
+  });
   return {
     host,
     shell,
@@ -159,9 +170,11 @@ export async function startDesktopApp(opts: {
     desktop,
     bodies,
     talkKey,
+    backends,
     async stop() {
       talkKey?.close();
       offHandsFree();
+      backends.stop();
       desktop.dispose();
       host.body.provide(null);
       bodies.dispose();

@@ -11,8 +11,10 @@ export const OLLAMA_BASE_URL = "http://127.0.0.1:11434/v1";
 
 /** The default preset for this environment. */
 export function defaultPreset(env: NodeJS.ProcessEnv = process.env): Preset {
-  const base = env.OPENAI_BASE_URL?.trim() || DEFAULT_PRESET.backend.base_url || OLLAMA_BASE_URL;
-  const model = env.OPENAI_MODEL?.trim();
+  const fromEnv = env.OPENAI_BASE_URL?.trim();
+  const base = fromEnv || DEFAULT_PRESET.backend.base_url || OLLAMA_BASE_URL;
+  // A local Ollama needs a model named: the default preset's (a small one that calls tools).
+  const model = env.OPENAI_MODEL?.trim() || (fromEnv ? undefined : DEFAULT_PRESET.backend.model);
   return {
     ...DEFAULT_PRESET,
     backend: { transport: "chat", base_url: base.replace(/\/+$/, ""), ...(model ? { model } : {}) },

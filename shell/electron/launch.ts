@@ -4,7 +4,7 @@
  * sandboxed preload load as they are, with a package.json that names the app YUI; then Electron runs that
  * directory. Runs in the host (Node), never inside Electron.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,7 +24,7 @@ export const BUNDLE_PACKAGE = {
   main: "main.cjs",
 } as const;
 
-/** Bundles the shell into `outDir`: main.cjs, preload.cjs, package.json. Only `electron` and Node's own modules stay imports. */
+/** Bundles the shell into `outDir`: main.cjs, preload.cjs, package.json, bubble/. Only `electron` and Node's own modules stay imports. */
 export function bundleElectronShell(outDir: string = ELECTRON_BUNDLE_DIR): {
   dir: string;
   main: string;
@@ -43,6 +43,8 @@ export function bundleElectronShell(outDir: string = ELECTRON_BUNDLE_DIR): {
     logLevel: "silent",
   });
   writeFileSync(join(outDir, "package.json"), `${JSON.stringify(BUNDLE_PACKAGE, null, 2)}\n`);
+  // Her bubble's window's document (shell/bubble/), loaded from the bundle's own directory.
+  cpSync(join(HERE, "..", "bubble"), join(outDir, "bubble"), { recursive: true });
   return { dir: outDir, main: join(outDir, "main.cjs"), preload: join(outDir, "preload.cjs") };
 }
 

@@ -74,6 +74,7 @@ const EVERY_HOST_MESSAGE: { [K in HostToShell["type"]]: Extract<HostToShell, { t
   visible: { type: "visible", id: "yui", visible: false },
   capture: { type: "capture", req: 7, x: 0, y: 0, width: 100, height: 50 },
   quit: { type: "quit" },
+  status: { type: "status", warning: "No backend answers" },
 };
 
 function withWindow(): ShellState {
@@ -232,7 +233,13 @@ describe("host → shell", () => {
 describe("page → shell", () => {
   it("hello answers which shell this is; so does a finished load", () => {
     const s = withWindow();
-    const shell = { type: "shell", shell: "electron", compositor: true, wayland: false };
+    const shell = {
+      type: "shell",
+      shell: "electron",
+      compositor: true,
+      wayland: false,
+      bubbles: false,
+    };
     expect(onPage(s, "yui", '{"type":"hello"}')).toEqual([{ do: "page", id: "yui", message: shell }]);
     expect(onLoaded(s, "yui")).toEqual([{ do: "page", id: "yui", message: shell }]);
     expect(onPage(s, "yui", "{not json")).toEqual([]);

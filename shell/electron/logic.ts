@@ -11,6 +11,7 @@ import {
   type CoreWindow,
   herMenu as coreHerMenu,
   newState as coreNewState,
+  onBounds as coreOnBounds,
   onContextMenu as coreOnContextMenu,
   onFocus as coreOnFocus,
   onHost as coreOnHost,
@@ -18,6 +19,7 @@ import {
   onLoaded as coreOnLoaded,
   onMonitors as coreOnMonitors,
   onPage as coreOnPage,
+  onTray as coreOnTray,
   onUserClosed as coreOnUserClosed,
   readyMessage as coreReadyMessage,
   trayMenu as coreTrayMenu,
@@ -66,7 +68,7 @@ export type Action =
   | { do: "swallow-click"; id: string };
 
 export function newState(
-  opts: { compositor?: boolean; wayland?: boolean; monitors?: Monitor[] } = {},
+  opts: { compositor?: boolean; wayland?: boolean; monitors?: Monitor[]; bubbleUrl?: string } = {},
 ): ShellState {
   return coreNewState({
     shell: SHELL_NAME,
@@ -254,6 +256,12 @@ export const onMonitors = (
   monitors: Monitor[],
   bounds: ReadonlyMap<string, Rect>,
 ): Action[] => electron(state, coreOnMonitors(state, monitors, bounds));
+/** Her window moved or was resized: her bubble follows (docs/desktop.md "Her bubble"). */
+export const onBounds = (state: ShellState, id: string, rect: Rect): Action[] =>
+  electron(state, coreOnBounds(state, id, rect));
+/** Whether a tray shows the icon: every page hears it. */
+export const onTray = (state: ShellState, shown: boolean): Action[] =>
+  electron(state, coreOnTray(state, shown));
 /** The first line: which shell, transparency, the tray, the shortcut (GTK syntax, as the contract says). */
 export const readyMessage = (state: ShellState, tray: boolean, shortcut: string | null): ShellToHost =>
   coreReadyMessage(state, tray, shortcut);

@@ -7,6 +7,7 @@
  */
 import { join } from "node:path";
 import { createInterface } from "node:readline";
+import { pathToFileURL } from "node:url";
 import {
   app,
   BrowserWindow,
@@ -33,6 +34,7 @@ import {
   monitorIndexOf,
   monitorsFromDisplays,
   newState,
+  onBounds,
   onContextMenu,
   onFocus,
   onHostLine,
@@ -41,6 +43,7 @@ import {
   onMonitors,
   onPage,
   onPointer,
+  onTray,
   onUserClosed,
   readyMessage,
   trayIconBitmap,
@@ -62,6 +65,8 @@ const log = (text: string) => process.stderr.write(`[shell] ${text}\n`);
 const SHORTCUT = shortcutFrom(process.env.YUI_SHORTCUT);
 
 const state = newState({
+  // Her bubble's window shows the shell's own document, bundled beside main.cjs (launch.ts copies it).
+  bubbleUrl: pathToFileURL(join(__dirname, "bubble", "bubble.html")).href,
   compositor: true,
   wayland: process.platform === "linux" && Boolean(process.env.WAYLAND_DISPLAY),
 });
@@ -138,6 +143,17 @@ function apply(actions: Action[]): void {
         else win?.setPosition(Math.round(a.x), Math.round(a.y));
         break;
       }
+      case "place":
+        windows.get(a.id)?.setBounds({
+          x: Math.round(a.x),
+          y: Math.round(a.y),
+          width: Math.round(a.width),
+          height: Math.round(a.height),
+        });
+        break;
+      case "status":
+        tray?.setToolTip(a.warning ? `YUI: ${a.warning}` : "YUI");
+        break;
       case "resize": {
         const win = windows.get(a.id);
         if (!win) break;
@@ -296,8 +312,15 @@ function create(a: Extract<Action, { do: "create" }>): void {
       if (mine() && !win.isDestroyed()) send({ type: "geometry", ...geometryOf(id, win) });
     }, 150);
   };
+  // Her bubble follows every step of a move, not only once it settled.
+  const bounds = () => {
+    if (mine() && !win.isDestroyed()) apply(onBounds(state, id, win.getBounds()));
+  };
   win.on("move", moved);
   win.on("resize", moved);
+  win.on("move", bounds);
+  win.on("resize", bounds);
+  win.on("show", bounds);
   // An ordinary window's focus: the characters make room for it while it has it (the host decides).
   win.on("focus", () => apply(onFocus(state, id, true)));
   win.on("blur", () => apply(onFocus(state, id, false)));
@@ -314,7 +337,8 @@ function create(a: Extract<Action, { do: "create" }>): void {
     }
   });
   win.once("ready-to-show", () => {
-    if (!mine()) return;
+    // Her bubble is shown once the core placed it beside her head.
+    if (!mine() || a.bubble) return;
     if (a.ordinary) win.show();
     else win.showInactive();
   });
@@ -442,6 +466,7 @@ app.whenReady().then(
     screen.on("display-metrics-changed", onScreenChanged);
     setInterval(pollHover, HOVER_POLL_MS);
     const hasTray = startTray();
+    apply(onTray(state, hasTray));
     const shortcut = startShortcut();
     send(readyMessage(state, hasTray, shortcut));
     // The host's end of stdin closing means the host is gone: the shell goes with it.

@@ -54,7 +54,9 @@ const preset = (id: string, name: string) =>
   characterPreset(id, name, { transport: "chat", base_url: backend.url, model: "scripted-model" });
 
 // The tray icon (the XEmbed fallback, embedded in trayer) carries class yui too: a 24-pixel icon, not a window.
-const windows = async () => (await windowsOfClass(desk, "yui")).filter((w) => w.w > 64);
+// Her bubble's window (class yui too) is not a character window.
+const windows = async () =>
+  (await windowsOfClass(desk, "yui")).filter((w) => w.w > 64 && w.title !== "YUI bubble");
 const windowOf = async (title: string) => {
   const w = (await windows()).find((x) => x.title === title);
   if (!w) throw new Error(`no window titled ${title}`);
@@ -348,15 +350,21 @@ describe("the Linux shell on an X desktop with a compositor", { timeout: 90_000 
       const h = host.store.get("yui.yui.history") as { role: string; content: string }[] | undefined;
       return h?.some((e) => e.role === "assistant" && e.content === "Hello from the desktop!");
     });
-    // The bubble is there (its near-white background where the xterm was), and the reply's words fill a
-    // line of it: dark text across more than 100 columns (a bare "…" placeholder covers about 10).
+    // Her bubble is a window of its own above her head (docs/desktop.md "Her bubble"), where the shell says it
+    // put it: its pale background over the xterm, and the reply's words across more than 100 of its columns
+    // (a bare "…" placeholder covers about 10).
     const shot = await waitFor("the reply in her bubble", async () => {
+      const r = messages.findLast((m) => m.type === "bubble" && m.id === "yui");
+      if (r?.type !== "bubble" || r.tail !== "Hello from the desktop!") return undefined;
+      const b = (await windowsOfClass(desk, "yui")).find((x) => x.title === "YUI bubble");
+      if (!b || b.x !== r.x || b.y !== r.y) return undefined;
+      expect(b.y + b.h).toBeLessThanOrEqual(r.face!.y);
       const s = await desk.screenshot();
-      if (!same(s.at(w.x + w.w - 30, w.y + 14), [246, 247, 250], 12)) return undefined;
+      if (!same(s.at(b.x + b.w - 8, b.y + Math.round(b.h / 2)), [246, 247, 250], 12)) return undefined;
       let columns = 0;
-      for (let x = w.x + 14; x < w.x + w.w - 14; x++) {
+      for (let x = b.x + 4; x < b.x + b.w - 4; x++) {
         let dark = false;
-        for (let y = w.y + 18; y < w.y + 44; y++) if (s.at(x, y).every((c) => c < 140)) dark = true;
+        for (let y = b.y + 4; y < b.y + b.h - 4; y++) if (s.at(x, y).every((c) => c < 140)) dark = true;
         if (dark) columns++;
       }
       return columns > 100 ? s : undefined;

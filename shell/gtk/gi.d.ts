@@ -36,8 +36,13 @@ declare module "gi://GLib" {
     enum UriFlags {
       NONE = 0,
     }
+    class Variant {
+      constructor(signature: string, value: unknown[]);
+      deepUnpack(): unknown;
+    }
     class Uri {
       static parse(uri: string, flags: UriFlags): Uri;
+      static resolve_relative(base: string | null, ref: string, flags: UriFlags): string;
       get_scheme(): string;
       get_host(): string | null;
       get_port(): number;
@@ -47,6 +52,8 @@ declare module "gi://GLib" {
 }
 
 declare module "gi://Gio" {
+  import type GLib from "gi://GLib";
+
   namespace Gio {
     class AsyncResult {}
     class OutputStream {}
@@ -71,6 +78,26 @@ declare module "gi://Gio" {
       ): void;
       read_line_finish_utf8(res: AsyncResult): [string | null, number];
     }
+    enum BusType {
+      SESSION = 2,
+    }
+    enum DBusCallFlags {
+      NONE = 0,
+    }
+    class DBusConnection {
+      call_sync(
+        busName: string,
+        objectPath: string,
+        interfaceName: string,
+        method: string,
+        parameters: GLib.Variant,
+        replyType: null,
+        flags: DBusCallFlags,
+        timeoutMs: number,
+        cancellable: null,
+      ): GLib.Variant;
+    }
+    function bus_get_sync(type: BusType, cancellable: null): DBusConnection;
     namespace AppInfo {
       function launch_default_for_uri_async(
         uri: string,
@@ -109,6 +136,7 @@ declare module "gi://Gdk?version=3.0" {
     class Window {
       get_device_position(device: Device): [Window | null, number, number, ModifierType];
       input_shape_combine_region(region: import("cairo").default.Region, dx: number, dy: number): void;
+      move_resize(x: number, y: number, width: number, height: number): void;
     }
     class Screen {
       static get_default(): Screen;
@@ -186,6 +214,7 @@ declare module "gi://Gtk?version=3.0" {
       set_visual(visual: Gdk.Visual | null): void;
       set_app_paintable(on: boolean): void;
       set_decorated(on: boolean): void;
+      set_accept_focus(on: boolean): void;
       add(child: Widget): void;
       move(x: number, y: number): void;
       present(): void;
@@ -198,6 +227,11 @@ declare module "gi://Gtk?version=3.0" {
         signal: "configure-event" | "map-event" | "delete-event" | "focus-in-event" | "focus-out-event",
         f: () => boolean,
       ): number;
+    }
+    class StatusIcon {
+      static new_from_icon_name(name: string): StatusIcon;
+      set_visible(on: boolean): void;
+      is_embedded(): boolean;
     }
     class MenuItem extends Widget {
       constructor(p?: { label: string });
@@ -314,6 +348,7 @@ declare module "gi://AyatanaAppIndicator3?version=0.1" {
       static new(id: string, icon: string, category: IndicatorCategory): Indicator;
       set_title(title: string): void;
       set_status(status: IndicatorStatus): void;
+      set_icon_full(icon: string, description: string): void;
       set_menu(menu: Gtk.Menu): void;
     }
   }

@@ -16,6 +16,7 @@ import cairo from "cairo";
 import System from "system";
 import {
   newState,
+  onBounds,
   onCompositor,
   onContextMenu,
   onFocus,
@@ -23,6 +24,7 @@ import {
   onLoaded,
   onMonitors,
   onPage,
+  onTray,
   onUserClosed,
   pageScript,
   pastSlop,
@@ -131,6 +133,8 @@ const state = newState({
   compositor: composited(),
   wayland,
   monitors: monitors(),
+  // Her bubble's window shows the shell's own document (shell/bubble/), beside her head.
+  bubbleUrl: GLib.Uri.resolve_relative(import.meta.url, "../bubble/bubble.html", GLib.UriFlags.NONE),
   newWindow: (w) => w,
 });
 
@@ -259,6 +263,12 @@ function apply(actions, ev) {
       case "position":
         e?.win.move(a.x, a.y);
         break;
+      case "place":
+        if (e) place(e, a);
+        break;
+      case "status":
+        setTraySign(a.warning);
+        break;
       case "resize":
         if (e) resize(e, a.width, a.height);
         break;
@@ -364,6 +374,19 @@ function resize(e, width, height) {
 }
 
 /**
+ * Her bubble's exact bounds: GTK is told the size, the window itself is moved and sized at once (a move and a
+ * resize through GtkWindow wait on each other and can leave it a few pixels off).
+ * @param {Widgets} e
+ * @param {{ x: number, y: number, width: number, height: number }} r
+ */
+function place(e, r) {
+  e.win.resize(r.width, r.height);
+  const gw = e.win.get_window();
+  if (gw) gw.move_resize(r.x, r.y, r.width, r.height);
+  else e.win.move(r.x, r.y);
+}
+
+/**
  * Her menu at the pointer.
  * @param {string} id
  * @param {Widgets} e
@@ -391,6 +414,11 @@ function create(a) {
     win.set_skip_taskbar_hint(true);
     win.set_skip_pager_hint(true);
   }
+  // Her bubble never takes the keyboard, and has no frame even without a compositor.
+  if (a.bubble) {
+    win.set_accept_focus(false);
+    win.set_decorated(false);
+  }
   if (a.transparent) {
     win.set_visual(screen.get_rgba_visual());
     win.set_app_paintable(true);
@@ -408,15 +436,24 @@ function create(a) {
   // The page's console on the shell's stdout, where the host logs lines that are not contract messages.
   settings.set_enable_write_console_messages_to_stdout(Boolean(GLib.getenv("YUI_SHELL_DEBUG")));
   if (a.transparent) view.set_background_color(new Gdk.RGBA({ red: 0, green: 0, blue: 0, alpha: 0 }));
-  grantMicrophone(view);
+  if (!a.bubble) grantMicrophone(view);
   win.add(view);
   /** @type {Widgets} */
   const entry = { win, view, press: null, menu: null };
   widgets.set(a.id, entry);
   ucm.connect("script-message-received::yui", (_u, result) => {
     const v = result.get_js_value();
-    apply(onPage(state, a.id, v.is_string() ? v.to_string() : v.to_json(0)));
+    const raw = v.is_string() ? v.to_string() : v.to_json(0);
+    if (GLib.getenv("YUI_SHELL_DEBUG")) log(`page ${a.id}: ${raw.slice(0, 160)}`);
+    apply(onPage(state, a.id, raw));
   });
+  if (a.bubble) {
+    keepToDocument(view, a.url);
+    view.load_uri(a.url);
+    win.realize();
+    // Shown once the core placed it beside her head.
+    return;
+  }
   followPointer(a.id, entry, a.ordinary);
   followWindow(a.id, entry);
   keepToOrigin(view, a.url);
@@ -481,7 +518,14 @@ function followPointer(id, entry, ordinary) {
 function followWindow(id, entry) {
   const { win, view } = entry;
   let configured = 0;
+  const bounds = () => {
+    const [x, y] = win.get_position();
+    const [width, height] = win.get_size();
+    return { x, y, width, height };
+  };
   win.connect("configure-event", () => {
+    // Her bubble follows every step (a walk, a drag), not only once the move settled.
+    apply(onBounds(state, id, bounds()));
     // Geometry settles in bursts (a drag): report once it is quiet.
     if (configured) GLib.source_remove(configured);
     configured = GLib.timeout_add(GLib.PRIORITY_DEFAULT, 150, () => {
@@ -494,6 +538,7 @@ function followWindow(id, entry) {
   win.connect("map-event", () => {
     const w = state.windows.get(id);
     if (w) apply(shapeActions(id, w));
+    apply(onBounds(state, id, bounds()));
     send({ type: "mapped", id, ...geometry(entry) });
     return false;
   });
@@ -551,6 +596,28 @@ function keepToOrigin(view, url) {
   });
 }
 
+/**
+ * Her bubble's window shows its own document only: every other navigation is refused, and its context menu
+ * (reload, inspect) is off.
+ * @param {import("gi://WebKit2?version=4.1").default.WebView} view
+ * @param {string} url
+ */
+function keepToDocument(view, url) {
+  const doc = url.split("?")[0];
+  view.connect("decide-policy", (_v, decision, type) => {
+    if (
+      type !== WebKit2.PolicyDecisionType.NAVIGATION_ACTION &&
+      type !== WebKit2.PolicyDecisionType.NEW_WINDOW_ACTION
+    )
+      return false;
+    const uri = decision.get_navigation_action().get_request().get_uri();
+    if (type === WebKit2.PolicyDecisionType.NAVIGATION_ACTION && uri.split("?")[0] === doc) return false;
+    decision.ignore();
+    return true;
+  });
+  view.connect("context-menu", () => !GLib.getenv("YUI_SHELL_DEVTOOLS"));
+}
+
 // ---- the global shortcut ----
 /** The shortcut that opens main's input from anywhere. */
 const SHORTCUT = shortcutFrom(GLib.getenv("YUI_SHORTCUT"));
@@ -586,6 +653,69 @@ function startTray() {
   indicator.set_status(AppIndicator.IndicatorStatus.ACTIVE);
   indicator.set_menu(menu.menu);
   tray = { indicator, ...menu };
+}
+
+/**
+ * Whether a tray shows the icon: a StatusNotifier host on the session bus, or a system tray (XEmbed) that
+ * embeds a probe icon within TRAY_PROBE_MS. Every page hears it (onTray): without one, main says how to reach
+ * her menu.
+ */
+const TRAY_PROBE_MS = 3000;
+function probeTray() {
+  if (!tray) {
+    apply(onTray(state, false));
+    return;
+  }
+  try {
+    const bus = Gio.bus_get_sync(Gio.BusType.SESSION, null);
+    const [owned] = /** @type {[boolean]} */ (
+      bus
+        .call_sync(
+          "org.freedesktop.DBus",
+          "/org/freedesktop/DBus",
+          "org.freedesktop.DBus",
+          "NameHasOwner",
+          new GLib.Variant("(s)", ["org.kde.StatusNotifierWatcher"]),
+          null,
+          Gio.DBusCallFlags.NONE,
+          1000,
+          null,
+        )
+        .deepUnpack()
+    );
+    if (owned) {
+      apply(onTray(state, true));
+      return;
+    }
+  } catch {
+    // No session bus: no StatusNotifier host.
+  }
+  const probe = Gtk.StatusIcon.new_from_icon_name("face-smile");
+  probe.set_visible(true);
+  let waited = 0;
+  GLib.timeout_add(GLib.PRIORITY_DEFAULT, 100, () => {
+    waited += 100;
+    const embedded = probe.is_embedded();
+    if (!embedded && waited < TRAY_PROBE_MS) return GLib.SOURCE_CONTINUE;
+    probe.set_visible(false);
+    log(
+      embedded
+        ? "a system tray shows the icon"
+        : "no tray shows the icon: her menu is on a right-click on her",
+    );
+    apply(onTray(state, embedded));
+    return GLib.SOURCE_REMOVE;
+  });
+}
+/**
+ * The app's lasting sign on the tray's icon (no backend answers): a warning icon and title until cleared.
+ * @param {string | null} warning
+ */
+function setTraySign(warning) {
+  log(`tray sign: ${warning ?? "none"}`);
+  if (!tray) return;
+  tray.indicator.set_icon_full(warning ? "dialog-warning" : "face-smile", warning ?? "YUI");
+  tray.indicator.set_title(warning ? `YUI: ${warning}` : "YUI");
 }
 /**
  * The tray's menu now: the same entries relabelled (its click-through entry says what it will do), or a new
@@ -647,6 +777,7 @@ if (wayland) {
   );
 }
 startTray();
+probeTray();
 startShortcut();
 send(readyMessage(state, Boolean(tray), shortcut));
 Gtk.main();

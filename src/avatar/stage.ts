@@ -13,6 +13,7 @@ import { DEFAULT_MOTIONS } from "./motions.ts";
 import type { PostureState } from "./posture.ts";
 import { createBed } from "./stage/bed.ts";
 import { createPoseOffsets } from "./stage/clips.ts";
+import { faceBox } from "./stage/face-box.ts";
 import { createFraming, type Framing } from "./stage/framing.ts";
 import { createGaze } from "./stage/gaze.ts";
 import { createIdleLife, type IdleLife } from "./stage/idle.ts";
@@ -143,6 +144,8 @@ export interface Stage {
    * page's CSS pixels. Read it inside an onFrame listener (later the drawing buffer may be cleared).
    */
   silhouette(cell: number): PageRect[];
+  /** Her face's box in the page's CSS pixels in the frame drawn last (her bubble never covers it), or null. */
+  faceBox(): PageRect | null;
   /** Advances time by `dt` seconds and renders one frame (manual mode, or to force a frame). */
   step(dt: number): void;
   /** Resizes the drawing buffer to the canvas's CSS size. */
@@ -160,7 +163,7 @@ export interface Stage {
  */
 export type StageHandle = Pick<
   Stage,
-  "onFrame" | "silhouette" | "setPosture" | "setOccluded" | "setReducedMotion" | "setPointer"
+  "onFrame" | "silhouette" | "faceBox" | "setPosture" | "setOccluded" | "setReducedMotion" | "setPointer"
 >;
 
 /** The options with their defaults filled in. */
@@ -407,6 +410,7 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
       };
     },
     silhouette: createSilhouette(canvas),
+    faceBox: () => faceBox(st.model?.vrm.humanoid.getNormalizedBoneNode("head"), camera, canvas),
     step,
     resize,
     inspect: () =>

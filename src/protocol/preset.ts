@@ -5,6 +5,7 @@
  * the host never relays to a page, so a preset can be shown to any window as is.
  */
 import { z } from "zod";
+import { DEFAULT_OLLAMA_MODEL } from "./backend-status.ts";
 
 /** The id grammar as a regex source, shared with the store's `<presetId>` key patterns. */
 export const PRESET_ID_SOURCE = "[a-z0-9][a-z0-9_-]{0,63}";
@@ -93,6 +94,7 @@ export function characterPreset(id: string, name: string, backend: Backend = { t
 export const DEFAULT_PRESET: Preset = characterPreset("yui", "YUI", {
   transport: "chat",
   base_url: "http://127.0.0.1:11434/v1",
+  model: DEFAULT_OLLAMA_MODEL,
 });
 
 /** Store keys for presets (documented in docs/store.md). */

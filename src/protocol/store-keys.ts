@@ -5,6 +5,7 @@
  * new row here: nothing registers keys at module load.
  */
 import { z } from "zod";
+import { BackendStatusSchema, UNCHECKED } from "./backend-status.ts";
 import {
   BodySettingsSchema,
   DEFAULT_BODY_SETTINGS,
@@ -91,6 +92,12 @@ export const KEY_TABLE: readonly KeySpec[] = [
     schema: PresetListSchema,
     default: [DEFAULT_PRESET],
     doc: "Every preset (character): id, name, avatar, voice, persona, backend settings.",
+  }),
+  row({
+    pattern: "yui.<presetId>.backend_check",
+    schema: BackendStatusSchema,
+    default: UNCHECKED,
+    doc: "Whether the preset's backend answered the host's last check (written by the host; docs/desktop.md).",
   }),
   row({
     pattern: PRESET_KEYS.active,

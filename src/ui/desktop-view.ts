@@ -9,11 +9,13 @@
 import { activePresetId, getPreset } from "../app/presets/presets.ts";
 import type { ViewContext } from "./context.ts";
 import { followBody } from "./desktop-body.ts";
-import { bubbleElement, followReplies } from "./desktop-bubble.ts";
+import { type BubbleView, bubbleElement, followReplies } from "./desktop-bubble.ts";
+import { followFace, shellBubble } from "./desktop-bubble-window.ts";
 import { herInput } from "./desktop-input.ts";
 import { linkShell } from "./desktop-shell.ts";
 import { boxOf, followSilhouette } from "./desktop-silhouette.ts";
 import { h } from "./dom.ts";
+import { backendSign, FIRST_RUN, followBackend } from "./first-run.ts";
 import { createPanel } from "./panel.ts";
 import "./desktop.css";
 
@@ -41,10 +43,19 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     avatarExecutor: link ? () => link.executor() : undefined,
   });
   panel.stage?.onReady((stage) => body.attach(stage, panel.parts.stageBox));
-  const bubble = bubbleElement(() => shape.report());
-  const box = h("div", { class: "desktop", "data-testid": "desktop" }, bubble.el, panel.el);
+  // Her bubble: drawn in the page until a shell says it draws it in a window of its own beside her head.
+  let bubbleView: BubbleView | null = null;
+  const bubble = bubbleElement(
+    () => shape.report(),
+    (a) => control.action(a),
+  );
+  const sign = backendSign();
+  const box = h("div", { class: "desktop", "data-testid": "desktop" }, bubble.el, sign, panel.el);
   root.append(box);
-  followReplies(panel.on, bubble);
+  const control = followReplies(panel.on, {
+    show: (b) => (bubbleView ?? bubble).show(b),
+    hide: () => (bubbleView ?? bubble).hide(),
+  });
   // A message wakes her or interrupts the bed's setup.
   panel.on("sent", () => link?.poke());
 
@@ -56,24 +67,45 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     changed: () => shape.report(),
   });
   const shell = linkShell((m) => {
-    if (m.type === "shell") document.body.classList.toggle("desktop-opaque", opaque || !m.compositor);
-    else if (m.type === "open-input") input.open();
+    if (m.type === "shell") {
+      document.body.classList.toggle("desktop-opaque", opaque || !m.compositor);
+      onShell(m);
+    } else if (m.type === "open-input") input.open();
+    else if (m.type === "bubble-action") control.action(m.action);
     else if (m.type === "talk") {
       // The global hold key: her input open while held shows the words as they are recognised.
       if (m.down) input.open();
       panel.talk(m.down);
     }
   });
+  // In a shell: the bubble moves to its window (with her face's box), its buttons open Chat and Settings, and
+  // without a tray main says how to reach her menu.
+  let hinted = false;
+  const onShell = (m: { bubbles?: boolean; tray?: boolean }) => {
+    if (m.bubbles && !bubbleView) {
+      bubble.off();
+      bubbleView = shellBubble(shell);
+      control.canOpen(true);
+      const now = control.shown();
+      if (now) bubbleView.show(now);
+      panel.stage?.onReady((stage) => followFace(stage, shell));
+    }
+    if (m.tray === false && role === "main" && !hinted) control.hint({ text: FIRST_RUN.noTray });
+    if (m.tray === false) hinted = true;
+  };
   const shape = followSilhouette({
     shell,
     stage: panel.stage,
     // The bubble, the open input, and the listening mark on her (a click on it stops listening).
     extra: () => [
       boxOf(bubble.el),
+      boxOf(sign),
       input.isOpen() ? boxOf(panel.parts.form) : null,
       boxOf(panel.parts.listenBadge),
     ],
     clip: body.clip,
   });
+  // Her first-run words and the sign on her while her backend does not answer (first-run.ts).
+  followBackend(ctx.kv, presetId, control, sign, () => shape.report());
   shape.report();
 }

@@ -15,6 +15,8 @@ export interface PanelEvents {
    * turn did not run and left no reply.
    */
   "reply-end": string | null;
+  /** That reply failed: the error in plain words (errors.ts), sent before its `reply-end`. */
+  error: string;
   /** The user sent a message (its text, trimmed). */
   sent: string;
 }
@@ -34,6 +36,7 @@ export function createPanelEvents(): {
     busy: new Set(),
     reply: new Set(),
     "reply-end": new Set(),
+    error: new Set(),
     sent: new Set(),
   };
   return {

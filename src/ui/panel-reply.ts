@@ -20,7 +20,7 @@ export interface ReplyDeps {
   stage: StageArea | null;
   voice: PanelVoice;
   /** Tells the view around the panel the reply as it streams and as it ends (panel-events.ts). */
-  emit<K extends "reply" | "reply-end">(name: K, value: PanelEvents[K]): void;
+  emit<K extends "reply" | "reply-end" | "error">(name: K, value: PanelEvents[K]): void;
 }
 
 /** Plays one turn into a new reply bubble; a turn that did not run (`end` null) leaves no bubble. */
@@ -91,6 +91,7 @@ export async function playReply(
       text.textContent = plainError(result.error ?? { kind: "other", message: end.error ?? "" });
       text.setAttribute("data-testid", "error");
       text.setAttribute("title", end.error ?? "");
+      deps.emit("error", text.textContent);
     } else if (end.outcome === "stopped") {
       reply.classList.add("stopped");
       if (!shown) text.textContent = "(stopped)";

@@ -39,6 +39,8 @@ export interface ScriptedBackend {
 export async function startScriptedBackend(
   responses: ScriptedResponse[] = [],
   onRequest?: (req: RecordedRequest, index: number) => void | Promise<void>,
+  /** The port to listen on (default: any free one): a test starts a backend where the app already looks. */
+  opts: { port?: number } = {},
 ): Promise<ScriptedBackend> {
   const queue = [...responses];
   const requests: RecordedRequest[] = [];
@@ -88,7 +90,7 @@ export async function startScriptedBackend(
     open.add(s);
     s.on("close", () => open.delete(s));
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/v1`,
