@@ -412,7 +412,13 @@ describe("her body on real windows", () => {
     await waitFor("the bed being set up", async () => (await body()).bed === "setup");
     // Pressed and moved in one xdotool (one process to start, not five: each takes a while on a loaded machine),
     // held until the drag has interrupted the bed, then let go.
-    const steps = [1, 2, 3, 4].flatMap((i) => ["sleep", "0.05", "mousemove", String(hx + i * 15), String(hy)]);
+    const steps = [1, 2, 3, 4].flatMap((i) => [
+      "sleep",
+      "0.05",
+      "mousemove",
+      String(hx + i * 15),
+      String(hy),
+    ]);
     await x.x("xdotool", ["mousemove", String(hx), String(hy), "mousedown", "1", ...steps]);
     expect(await going).toBe("interrupted");
     await x.x("xdotool", ["mouseup", "1"]);

@@ -24,7 +24,6 @@ const MEASURED = ["src", "host", "shell", "Mods", "tools", "bench"];
  */
 const EARNED: Record<string, string> = {};
 
-
 interface LongFunction {
   /** `path#name`, the name of the function or of what holds it (`<anonymous>` when nothing names it). */
   id: string;

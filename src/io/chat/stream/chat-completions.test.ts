@@ -279,7 +279,9 @@ describe("Chat Completions round trip", () => {
 
   it('a reply ending on finish_reason "length" or "content_filter" ends spoken and says it was cut off, and why', async () => {
     for (const reason of ["length", "content_filter"]) {
-      backend.enqueue({ body: sse(chunk({ content: "The story goes on and" }), chunk({}, reason), "[DONE]") });
+      backend.enqueue({
+        body: sse(chunk({ content: "The story goes on and" }), chunk({}, reason), "[DONE]"),
+      });
       const { end } = await turn(engine(), "tell me");
       expect(end).toMatchObject({ outcome: "spoken", text: "The story goes on and", incomplete: { reason } });
     }
