@@ -12,6 +12,7 @@ import {
   DesktopSettingsSchema,
   PlaceMemorySchema,
 } from "./body.ts";
+import { DEFAULT_DOZE_SETTINGS, DOZE_KEY, DozeSettingsSchema } from "./doze.ts";
 import { HistorySchema } from "./history.ts";
 import { StoredKeySchema } from "./keys.ts";
 import { DEFAULT_LISTEN_SETTINGS, LISTEN_KEYS, ListenSettingsSchema } from "./listen.ts";
@@ -158,6 +159,12 @@ export const KEY_TABLE: readonly KeySpec[] = [
     schema: PlaceMemorySchema,
     default: { layouts: {} },
     doc: "Where the preset's character was on the desktop, per monitor layout (written by the host; she comes back there).",
+  }),
+  row({
+    pattern: DOZE_KEY,
+    schema: DozeSettingsSchema,
+    default: DEFAULT_DOZE_SETTINGS,
+    doc: "Dozing on this device: seconds with nothing that concerns a character before she dozes (180), or never.",
   }),
   row({
     pattern: "yui.voice",

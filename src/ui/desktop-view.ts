@@ -15,6 +15,7 @@ import { linkShell } from "./desktop-shell.ts";
 import { boxOf, followSilhouette } from "./desktop-silhouette.ts";
 import { h } from "./dom.ts";
 import { createPanel } from "./panel.ts";
+import { followDoze } from "./stage-doze.ts";
 import "./desktop.css";
 
 /** Mounts the character window of `?preset=` (main's character when absent). */
@@ -40,7 +41,17 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     signals: role === "main",
     avatarExecutor: link ? () => link.executor() : undefined,
   });
-  panel.stage?.onReady((stage) => body.attach(stage, panel.parts.stageBox));
+  panel.stage?.onReady((stage) => {
+    body.attach(stage, panel.parts.stageBox);
+    // Her doze: this window's own timer; main's tells the host (her wandering pauses while she dozes).
+    followDoze({
+      ctx,
+      stage,
+      on: panel.on,
+      listenBadge: panel.parts.listenBadge,
+      bodyOf: link ? presetId : undefined,
+    });
+  });
   const bubble = bubbleElement(() => shape.report());
   const box = h("div", { class: "desktop", "data-testid": "desktop" }, bubble.el, panel.el);
   root.append(box);
