@@ -116,7 +116,12 @@ export function createDesktopBodies(opts: DesktopBodiesOptions): DesktopBodies {
       live = body;
       body.pause("doze", !wandering);
       // Her page's doze (body_rest): her wandering pauses while she dozes.
-      return Object.assign(body, { rest: (dozing: boolean) => bodies.setWandering(!dozing) });
+      return Object.assign(body, {
+        rest(dozing: boolean) {
+          opts.log?.(dozing ? "dozing: her own moves pause" : "awake: her own moves resume");
+          bodies.setWandering(!dozing);
+        },
+      });
     },
     placed(id, x, y) {
       if (live?.presetId === id) live.placedByHost(x, y);
