@@ -57,11 +57,6 @@ export interface StageOptions {
   random?: () => number;
   /** Device pixel ratio cap (default 2). */
   maxPixelRatio?: number;
-  /**
-   * The drawing buffer's largest size in pixels (default none): a larger canvas is drawn at a lower pixel ratio
-   * and scaled up by the page. The browser build's wide stage uses it to cost what her desktop window does.
-   */
-  maxPixels?: number;
   /** Motion played when the character is clicked; null turns clicks off (default "poke_reaction"). */
   pokeMotion?: string | null;
   /** Follow the pointer over the canvas with the gaze (default true); setPointer works either way. */
@@ -205,7 +200,6 @@ function withDefaults(options: StageOptions) {
     manual: options.manual ?? false,
     random: options.random ?? Math.random,
     maxPixelRatio: options.maxPixelRatio ?? 2,
-    maxPixels: options.maxPixels ?? Number.POSITIVE_INFINITY,
     pokeMotion: options.pokeMotion === undefined ? "poke_reaction" : options.pokeMotion,
     trackPointer: options.trackPointer ?? true,
   };
@@ -439,9 +433,7 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
   const resize = () => {
     const w = Math.max(1, canvas.clientWidth || canvas.width);
     const h = Math.max(1, canvas.clientHeight || canvas.height);
-    renderer.setPixelRatio(
-      Math.min(opts.maxPixelRatio, globalThis.devicePixelRatio || 1, Math.sqrt(opts.maxPixels / (w * h))),
-    );
+    renderer.setPixelRatio(Math.min(opts.maxPixelRatio, globalThis.devicePixelRatio || 1));
     renderer.setSize(w, h, false);
     camera.aspect = w / h;
     camera.updateProjectionMatrix();

@@ -7,9 +7,6 @@
 import type { StageHandle } from "../avatar/stage.ts";
 import { h, replace } from "./dom.ts";
 
-/** The browser build's drawing buffer at most: her desktop window's pixels at scale 1. */
-export const BROWSER_MAX_PIXELS = 360 * 560;
-
 /** What the panel drives, and what its owner (the desktop view) follows. */
 export interface StageArea {
   /** A new reply starts: pending cues are dropped. */
@@ -51,13 +48,7 @@ export function mountStage(box: HTMLElement, presetId: string): StageArea {
         import("../avatar/cues.ts"),
       ]);
       if (disposed) return;
-      // The browser build's stage is as wide as the page: drawn at no more pixels than her desktop window
-      // (360 × 560), scaled up by the page, it costs what the desktop app does (docs/benchmarks.md).
-      const desktop = new URLSearchParams(location.search).get("view") === "desktop";
-      const stage = createStage(canvas, {
-        framing: "full",
-        maxPixels: desktop ? undefined : BROWSER_MAX_PIXELS,
-      });
+      const stage = createStage(canvas, { framing: "full" });
       const cues = createCueScheduler((cue) => stage.playCue(cue));
       impl = {
         newReply: () => cues.reset(),
