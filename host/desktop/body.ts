@@ -99,7 +99,7 @@ export function createDesktopBodies(opts: DesktopBodiesOptions): DesktopBodies {
     world = w;
     tellPets();
   };
-  return {
+  const bodies: DesktopBodies = {
     attach(presetId) {
       // A body no longer main's (another attached since) tells nothing; the first reading may come while
       // this one is still being made.
@@ -115,7 +115,13 @@ export function createDesktopBodies(opts: DesktopBodiesOptions): DesktopBodies {
       self = body;
       live = body;
       body.pause("doze", !wandering);
-      return body;
+      // Her page's doze (body_rest): her wandering pauses while she dozes.
+      return Object.assign(body, {
+        rest(dozing: boolean) {
+          opts.log?.(dozing ? "dozing: her own moves pause" : "awake: her own moves resume");
+          bodies.setWandering(!dozing);
+        },
+      });
     },
     placed(id, x, y) {
       if (live?.presetId === id) live.placedByHost(x, y);
@@ -131,4 +137,5 @@ export function createDesktopBodies(opts: DesktopBodiesOptions): DesktopBodies {
       live = null;
     },
   };
+  return bodies;
 }

@@ -14,6 +14,8 @@ export interface AttachedBody extends AvatarExecutor {
   readonly presetId: string;
   /** A click on her or a message from the user. */
   poke(): void;
+  /** Main's page says she dozes or woke: her moves of her own pause or resume (DesktopBodies.setWandering). */
+  rest?(dozing: boolean): void;
   dispose(): void;
 }
 
@@ -115,6 +117,11 @@ export function registerBodyCommands(table: CommandTable, slot: BodySlot, screen
   });
   table.register("body_poke", async () => {
     slot.current()?.poke();
+    return null;
+  });
+  table.register("body_rest", async ({ presetId, dozing }) => {
+    const body = slot.current();
+    if (body?.presetId === presetId) body.rest?.(dozing);
     return null;
   });
 }

@@ -163,6 +163,9 @@ function geometry(entry) {
   return { x, y, width, height, monitor: index };
 }
 
+/** The input shape each window was given last (by its GdkWindow: a window realized anew starts over). */
+const shapes = new WeakMap();
+
 /**
  * The input shape: only `rects` (her silhouette, the bubble, the input) take clicks, everything else passes
  * to the windows below; null: the whole window takes input. Set on the GdkWindow, so it must exist (after
@@ -173,6 +176,11 @@ function geometry(entry) {
 function applyShape(id, rects) {
   const gw = widgets.get(id)?.win.get_window();
   if (!gw) return;
+  // The same shape again changes nothing: no new cairo region (each one is native memory gjs's collector does
+  // not see, and the shell grew with them, docs/benchmarks.md).
+  const key = JSON.stringify(rects);
+  if (shapes.get(gw) === key) return;
+  shapes.set(gw, key);
   const region = new cairo.Region();
   for (const [x, y, width, height] of rects ?? [[0, 0, 32767, 32767]])
     region.unionRectangle({ x, y, width, height });

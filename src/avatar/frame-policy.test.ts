@@ -9,6 +9,7 @@ import {
 
 const idle: FrameNeed = {
   hidden: false,
+  dozing: false,
   motion: false,
   ambient: false,
   expression: false,
@@ -38,6 +39,9 @@ describe("frame policy", () => {
     ["just after a motion, springs settling", { sinceMoved: SETTLE_SECONDS - 0.1 }, 0],
     ["settled after a motion", { sinceMoved: SETTLE_SECONDS }, IDLE_INTERVAL_MS],
     ["hidden while idle", { hidden: true }, null],
+    ["dozing, settled", { dozing: true }, null],
+    ["dozing, a blink and an expression left over", { dozing: true, blink: true, expression: true }, null],
+    ["dozing, her hair still settling", { dozing: true, sinceMoved: SETTLE_SECONDS - 0.1 }, 0],
     ["hidden while speaking and moving", { hidden: true, speaking: true, motion: true, sinceMoved: 0 }, null],
   ])("%s", (_name, change, expected) => {
     expect(frameInterval({ ...idle, ...change })).toBe(expected);

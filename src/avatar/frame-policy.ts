@@ -5,6 +5,8 @@
 export interface FrameNeed {
   /** The page is hidden (document.hidden) or the shell says her window is hidden or fully covered. */
   hidden: boolean;
+  /** She dozes and has settled into her resting pose (docs/avatar.md "Dozing"): a still frame costs nothing. */
+  dozing: boolean;
   /** A motion or gesture clip plays (not an ambient one), or fades back to idle. */
   motion: boolean;
   /** An ambient motion (idle life: a stretch, a look around) plays, or fades back to idle. */
@@ -44,10 +46,12 @@ export const SETTLE_SECONDS = 2;
 /**
  * Milliseconds to wait before the next frame: 0 for every display frame (requestAnimationFrame),
  * LIFE_INTERVAL_MS for an ambient motion or a blink, IDLE_INTERVAL_MS for breathing alone, null for no
- * frame at all until something changes.
+ * frame at all until something changes (hidden, or dozing: once her hair has come to rest after she settled,
+ * a dozing stage draws nothing until she wakes, whatever else is set).
  */
 export function frameInterval(need: FrameNeed): number | null {
   if (need.hidden) return null;
+  if (need.dozing) return need.sinceMoved < SETTLE_SECONDS ? 0 : null;
   if (need.motion || need.expression || need.speaking || need.dragged) return 0;
   if (need.sinceMoved < SETTLE_SECONDS) return 0;
   if (need.ambient || need.blink || need.sinceAmbient < SETTLE_SECONDS) return LIFE_INTERVAL_MS;

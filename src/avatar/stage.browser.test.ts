@@ -405,6 +405,74 @@ describe("avatar stage in Chromium", () => {
     expect(await rate(1000)).toBeGreaterThan(0);
   }, 240_000);
 
+  it("dozes after the delay and draws nothing, wakes on the pointer, a cue or a hold, and never with no delay", async () => {
+    lastOptions = "";
+    await h.page.evaluate(() => window.harness.create({ antialias: false, idle: true }));
+    await setSize(64, 80);
+    await load(DEFAULT_VRM);
+    const rate = (ms: number) => h.page.evaluate((t) => window.harness.frameRate(t), ms);
+    const dozed = () =>
+      h.page.waitForFunction(
+        () => window.harness.inspect().dozing && !window.harness.inspect().running,
+        null,
+        {
+          timeout: 60_000,
+        },
+      );
+    await h.page.evaluate(() => window.harness.setDozeDelay(0.3));
+    await dozed();
+    const asleep = await inspect();
+    // Settled into her resting pose, eyes shut, drawn over several frames (the settling motion).
+    expect(asleep.dozeLevel).toBe(1);
+    expect(asleep.expressions.blink).toBe(1);
+    const dozeAt = asleep.events.find((e) => e.type === "doze" && e.id === "doze")!.frame;
+    expect(asleep.frames - dozeAt).toBeGreaterThan(3);
+    expect(await rate(1000)).toBe(0);
+    // The pointer over her wakes her: frames at once.
+    const canvas = await h.page.locator("canvas").boundingBox();
+    await h.page.mouse.move(canvas!.x + 30, canvas!.y + 30);
+    expect((await inspect()).dozing).toBe(false);
+    expect(await rate(500)).toBeGreaterThan(0);
+    await h.page.mouse.move(0, 0);
+    // A cue wakes her too.
+    await dozed();
+    await h.page.evaluate(() => window.harness.playCue({ emotion_id: "happy" }));
+    expect((await inspect()).dozing).toBe(false);
+    expect((await inspect()).running).toBe(true);
+    // A hold (a turn under way) keeps her awake; the wait restarts when it ends.
+    await h.page.evaluate(() => window.harness.holdAwake("turn", true));
+    const held = await inspect();
+    await h.page.waitForTimeout(1000);
+    const after = await inspect();
+    expect(after.dozing).toBe(false);
+    expect(after.frames).toBeGreaterThan(held.frames);
+    await h.page.evaluate(() => window.harness.holdAwake("turn", false));
+    await dozed();
+    // Reduced motion: she dozes without the settling motion (one frame draws her resting pose).
+    await h.page.evaluate(() => {
+      window.harness.setReducedMotion(true);
+      window.harness.wake();
+    });
+    await dozed();
+    const still = await inspect();
+    const stillAt = still.events.filter((e) => e.type === "doze" && e.id === "doze").at(-1)!.frame;
+    expect(still.frames - stillAt).toBeLessThanOrEqual(2);
+    expect(still.dozeLevel).toBe(1);
+    await h.page.evaluate(() => window.harness.setReducedMotion(false));
+    // "Never": no doze however long nothing happens (the same stage dozed within 0.3 s above).
+    await h.page.evaluate(() => {
+      window.harness.setDozeDelay(null);
+      window.harness.wake();
+    });
+    expect((await inspect()).dozing).toBe(false);
+    expect(await rate(1500)).toBeGreaterThan(0);
+    expect((await inspect()).dozing).toBe(false);
+    // Awake, she is up again with her eyes open.
+    await h.page.waitForFunction(() => window.harness.inspect().dozeLevel === 0, null, { timeout: 60_000 });
+    await step(0);
+    expect((await inspect()).expressions.blink ?? 0).toBeLessThan(1);
+  }, 240_000);
+
   it("blinks on its own and reacts to a click on the character, not on the background", async () => {
     await create({ idle: true });
     await setSize(120, 160);

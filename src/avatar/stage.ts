@@ -8,11 +8,13 @@ import * as THREE from "three";
 import type { PageRect } from "../protocol/shell.ts";
 import type { Cue } from "./cues.ts";
 import { DEFAULT_EXPRESSIONS, type ExpressionWeights } from "./default-expressions.ts";
+import { createDozeTimer } from "./doze.ts";
 import { frameInterval } from "./frame-policy.ts";
 import { DEFAULT_MOTIONS } from "./motions.ts";
-import type { PostureState } from "./posture.ts";
+import { type PostureState, STANDING } from "./posture.ts";
 import { createBed } from "./stage/bed.ts";
 import { createPoseOffsets } from "./stage/clips.ts";
+import { createDozePose, type DozePose } from "./stage/doze-pose.ts";
 import { faceBox } from "./stage/face-box.ts";
 import { createFraming, type Framing } from "./stage/framing.ts";
 import { createGaze } from "./stage/gaze.ts";
@@ -89,6 +91,9 @@ export interface StageInspection {
   posture: string | null;
   /** The bed's opacity: 0 when there is none, 1 when it is fully there. */
   bed: number;
+  /** She dozes (docs/avatar.md "Dozing"), and how far into her resting pose she is (0 awake to 1 settled). */
+  dozing: boolean;
+  dozeLevel: number;
   /** Value each expression was given this frame (before override rules). */
   expressions: Record<string, number>;
   /** Morph-target influences per mesh name, after override rules (what is drawn). */
@@ -102,7 +107,8 @@ export interface StageInspection {
 
 /** Something the stage started, with the frame it happened on. */
 export interface StageEvent {
-  type: "emotion" | "relax" | "motion" | "load";
+  /** `doze`: she dozed (`id` "doze") or woke (`id` "wake"). */
+  type: "emotion" | "relax" | "motion" | "load" | "doze";
   id: string;
   frame: number;
 }
@@ -135,6 +141,17 @@ export interface Stage {
   /** The shell says her window is hidden or fully covered: no frames until it is shown again. */
   setOccluded(on: boolean): void;
   /**
+   * How long nothing may concern her before she dozes (docs/avatar.md "Dozing"), in seconds; null (the default)
+   * never. Cues, the mouth, the pointer, a click, a drag and a change of posture concern her (they wake her).
+   */
+  setDozeDelay(seconds: number | null): void;
+  /** Something else concerns her (a message, the user's voice): she wakes if she dozes, and the wait restarts. */
+  wake(): void;
+  /** Keeps her awake while `why` is on (a turn under way, the user speaking); the wait restarts after. */
+  holdAwake(why: string, on: boolean): void;
+  /** Calls `listener` each time she dozes (true) or wakes (false); returns what removes it. */
+  onDoze(listener: (dozing: boolean) => void): () => void;
+  /**
    * Calls `listener` right after each frame is drawn, in the same task, while the drawing buffer still holds
    * the frame; returns what removes it.
    */
@@ -163,7 +180,17 @@ export interface Stage {
  */
 export type StageHandle = Pick<
   Stage,
-  "onFrame" | "silhouette" | "faceBox" | "setPosture" | "setOccluded" | "setReducedMotion" | "setPointer"
+  | "onFrame"
+  | "silhouette"
+  | "faceBox"
+  | "setPosture"
+  | "setOccluded"
+  | "setReducedMotion"
+  | "setPointer"
+  | "setDozeDelay"
+  | "wake"
+  | "holdAwake"
+  | "onDoze"
 >;
 
 /** The options with their defaults filled in. */
@@ -188,9 +215,9 @@ function withDefaults(options: StageOptions) {
  * What plays, for the frame policy: `motion`, a clip (a cue's, a gesture's) or a posture that needs full rate;
  * `ambient`, one of idle life's ambient motions, drawn at 20 fps.
  */
-function playing(model: LoadedModel | null, postures: PosturePlayer, idle: IdleLife) {
+function playing(model: LoadedModel | null, postures: PosturePlayer, idle: IdleLife, doze: DozePose) {
   const ambient = idle.ambient(model);
-  return { motion: (!!model?.motion && !ambient) || postures.fullRate(model), ambient };
+  return { motion: (!!model?.motion && !ambient) || postures.fullRate(model) || doze.moving(), ambient };
 }
 
 type Opts = ReturnType<typeof withDefaults>;
@@ -207,6 +234,7 @@ function assemble(canvas: HTMLCanvasElement, opts: Opts, antialias: boolean) {
     emotion: null as string | null,
   };
   const framing = createFraming(camera, opts.framing);
+  const dozeListeners = new Set<(dozing: boolean) => void>();
   const motions = createMotionPlayer({
     motions: opts.motions,
     crossfade: opts.crossfade,
@@ -227,9 +255,21 @@ function assemble(canvas: HTMLCanvasElement, opts: Opts, antialias: boolean) {
     // What the frame policy reads (frame-policy.ts).
     pace: createPacing(Math.max(opts.blendIn, opts.blendOut)),
     frameListeners: new Set<() => void>(),
+    doze: createDozePose(),
+    dozeListeners,
+    // When she dozes: activity (a cue, the pointer, a click...) restarts the wait and wakes her.
+    dozeTimer: createDozeTimer({
+      onChange: (on) => {
+        for (const f of [...dozeListeners]) f(on);
+      },
+    }),
   };
 }
 type Parts = ReturnType<typeof assemble>;
+
+/** Her body's state without her window's cover, to tell a change of it (which wakes her) from the same again. */
+const postureKey = (s: PostureState) =>
+  JSON.stringify([s.posture, s.peek, s.bed, s.moving, s.facing, s.fall ?? null]);
 type Loop = ReturnType<typeof createLoop>;
 
 /** One frame of `dt` seconds: the players, then the render, then the frame's listeners. */
@@ -241,10 +281,13 @@ function stepper(p: Parts, opts: Opts) {
       p.offsets.restore();
       m.mixer.update(dt);
       p.motions.update(m, dt);
-      if (opts.idle) p.idle.update(m, dt, p.offsets);
+      // Dozing, her idle life rests: no breathing, no blink, no ambient motion.
+      if (opts.idle && !p.doze.dozing()) p.idle.update(m, dt, p.offsets);
       p.gaze.update(m, p.offsets);
     }
     p.postures.update(m, dt);
+    // After the posture's eyes: the doze shuts them, and opens them as she wakes.
+    p.doze.update(m, dt, p.offsets);
     if (m) {
       m.expressions.update(dt);
       m.vrm.update(dt);
@@ -285,11 +328,13 @@ function attachPage(canvas: HTMLCanvasElement, p: Parts, opts: Opts, loop: Loop,
       if (!opts.trackPointer) return;
       p.gaze.setPointer(ndc);
       pace.state.pointerAt = pace.clock();
+      p.dozeTimer.activity();
       loop.wake();
     },
     // A click on her while she stands plays the reactive motion (her postures have their own clips).
     hit: () => (st.model && opts.pokeMotion && p.postures.standing() ? st.model.vrm.scene : null),
     poke: () => {
+      p.dozeTimer.activity();
       if (st.model && opts.pokeMotion && p.motions.start(st.model, opts.pokeMotion)) loop.wake();
     },
   });
@@ -319,13 +364,17 @@ function playCue(p: Parts, opts: Opts, loop: Loop, cue: Cue): CueResult {
     result.motion = known && st.model && p.motions.start(st.model, cue.motion_id) ? "played" : "unknown";
     if (known && !st.model) result.motion = "played";
   }
-  if (result.emotion === "played" || result.motion === "played") loop.wake();
+  if (result.emotion === "played" || result.motion === "played") {
+    p.dozeTimer.activity();
+    loop.wake();
+  }
   return result;
 }
 
 /** The stage's setters: cues, expressions, the mouth, the pointer, dragging, her window's cover, her body. */
 function controls(p: Parts, opts: Opts, loop: Loop) {
   const { st, pace } = p;
+  let posture = postureKey(STANDING);
   return {
     playCue: (cue) => playCue(p, opts, loop, cue),
     relax() {
@@ -339,21 +388,26 @@ function controls(p: Parts, opts: Opts, loop: Loop) {
     },
     setExpression(name, weight) {
       st.model?.expressions.setChannel(name, weight);
+      p.dozeTimer.activity();
       // A channel set from outside (lip sync, a blink when idle life is off) shows on the next display frame.
       loop.wake();
     },
     setMouth(weights) {
       for (const k of MOUTH_SHAPES) st.model?.expressions.setChannel(k, weights[k] ?? 0);
       pace.state.mouthOpen = MOUTH_SHAPES.some((k) => (weights[k] ?? 0) > 0);
+      // Her voice: she is awake while her mouth moves.
+      p.dozeTimer.hold("mouth", pace.state.mouthOpen);
       if (pace.state.mouthOpen) loop.wake();
     },
     setPointer(x, y) {
       p.gaze.setPointer(x === null || y === undefined ? null : new THREE.Vector2(x, y));
       pace.state.pointerAt = pace.clock();
+      p.dozeTimer.activity();
       loop.wake();
     },
     setDragging(on) {
       pace.state.dragging = on;
+      p.dozeTimer.hold("drag", on);
       if (on) loop.wake();
     },
     setOccluded(on) {
@@ -361,12 +415,27 @@ function controls(p: Parts, opts: Opts, loop: Loop) {
       loop.visibility();
     },
     setPosture(state) {
+      // A change of her body's state concerns her (a body call, her window dragged or moved); the same state
+      // again (only her window's cover changed) does not.
+      const was = posture;
+      posture = postureKey(state);
+      if (posture !== was) p.dozeTimer.activity();
       p.postures.set(state, st.model);
       loop.wake();
     },
     setReducedMotion(on) {
       p.postures.setReduced(on, st.model);
+      p.doze.setReduced(on);
       loop.wake();
+    },
+    setDozeDelay: (seconds) => p.dozeTimer.delay(seconds === null ? null : seconds * 1000),
+    wake: () => p.dozeTimer.activity(),
+    holdAwake: (why, on) => p.dozeTimer.hold(why, on),
+    onDoze(listener) {
+      p.dozeListeners.add(listener);
+      return () => {
+        p.dozeListeners.delete(listener);
+      };
     },
   } satisfies Partial<Stage>;
 }
@@ -387,8 +456,19 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
   };
   const step = stepper(p, opts);
   /** What the character is doing now, for the frame policy. */
-  const need = () => p.pace.need(playing(st.model, p.postures, p.idle), opts.idle && p.idle.blinking());
+  const need = () =>
+    p.pace.need(
+      playing(st.model, p.postures, p.idle, p.doze),
+      opts.idle && p.idle.blinking() && !p.doze.dozing(),
+      p.doze.settled(),
+    );
   const loop = createLoop({ step, need, allowed: () => !st.disposed && !opts.manual, hidden: p.pace.hidden });
+  // She dozes or wakes: into her resting pose or out of it, drawn at full rate until she has settled.
+  p.dozeListeners.add((on) => {
+    p.doze.set(on);
+    p.events.push({ type: "doze", id: on ? "doze" : "wake", frame: st.frames });
+    loop.wake();
+  });
   const detach = attachPage(canvas, p, opts, loop, resize);
   const loading = createLoading({
     parse: createModelParser(),
@@ -425,12 +505,16 @@ export function createStage(canvas: HTMLCanvasElement, options: StageOptions = {
           interval: frameInterval(need()),
           emotion: st.emotion,
           ...p.postures.inspect(),
+          dozing: p.dozeTimer.dozing(),
+          dozeLevel: p.doze.level(),
           events: p.events.list(),
         },
       }),
     dispose() {
       if (st.disposed) return;
       loop.stop();
+      p.dozeTimer.dispose();
+      p.dozeListeners.clear();
       st.disposed = true;
       loading.cancel();
       detach();

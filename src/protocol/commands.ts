@@ -132,6 +132,11 @@ export const COMMANDS = {
   },
   /** A click on her or a message from the user (wakes her, interrupts the bed's setup). */
   body_poke: { args: NoArgs, answer: Ok },
+  /**
+   * Main's page says she dozes (her moves of her own pause) or woke (they resume); ignored unless `presetId`'s
+   * window holds the body now (docs/avatar.md "Dozing").
+   */
+  body_rest: { args: z.object({ presetId: z.string().min(1).max(200), dozing: z.boolean() }), answer: Ok },
 } as const satisfies Record<string, { args: z.ZodType; answer: z.ZodType }>;
 
 export type CommandName = keyof typeof COMMANDS;

@@ -13,6 +13,7 @@ import {
   DesktopSettingsSchema,
   PlaceMemorySchema,
 } from "./body.ts";
+import { DEFAULT_DOZE_SETTINGS, DOZE_KEY, DozeSettingsSchema } from "./doze.ts";
 import { HistorySchema } from "./history.ts";
 import { StoredKeySchema } from "./keys.ts";
 import { DEFAULT_LISTEN_SETTINGS, LISTEN_KEYS, ListenSettingsSchema } from "./listen.ts";
@@ -172,6 +173,12 @@ export const KEY_TABLE: readonly KeySpec[] = [
     schema: z.int().min(0).max(63).nullable(),
     default: null,
     doc: "Which generated character a preset without a model of its own wears (given by the host when her model is first asked for: one no other preset wears).",
+  }),
+  row({
+    pattern: DOZE_KEY,
+    schema: DozeSettingsSchema,
+    default: DEFAULT_DOZE_SETTINGS,
+    doc: "Dozing on this device: seconds with nothing that concerns a character before she dozes (180), or never.",
   }),
   row({
     pattern: "yui.voice",

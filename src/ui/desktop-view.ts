@@ -17,6 +17,7 @@ import { boxOf, followSilhouette } from "./desktop-silhouette.ts";
 import { h } from "./dom.ts";
 import { backendSign, FIRST_RUN, followBackend } from "./first-run.ts";
 import { createPanel } from "./panel.ts";
+import { followDoze } from "./stage-doze.ts";
 import "./desktop.css";
 
 /** Mounts the character window of `?preset=` (main's character when absent). */
@@ -42,7 +43,17 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
     signals: role === "main",
     avatarExecutor: link ? () => link.executor() : undefined,
   });
-  panel.stage?.onReady((stage) => body.attach(stage, panel.parts.stageBox));
+  panel.stage?.onReady((stage) => {
+    body.attach(stage, panel.parts.stageBox);
+    // Her doze: this window's own timer; main's tells the host (her wandering pauses while she dozes).
+    followDoze({
+      ctx,
+      stage,
+      on: panel.on,
+      listenBadge: panel.parts.listenBadge,
+      bodyOf: link ? presetId : undefined,
+    });
+  });
   // Her bubble: drawn in the page until a shell says it draws it in a window of its own beside her head.
   let bubbleView: BubbleView | null = null;
   const bubble = bubbleElement(

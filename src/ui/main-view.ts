@@ -7,6 +7,7 @@ import { PRESET_KEYS } from "../protocol/preset.ts";
 import type { ViewContext } from "./context.ts";
 import { h } from "./dom.ts";
 import { createPanel, type Panel } from "./panel.ts";
+import { followDoze } from "./stage-doze.ts";
 
 /** Mounts the characters' panels and keeps them in step with the open presets. */
 export function mountMain(root: HTMLElement, ctx: ViewContext): void {
@@ -50,6 +51,16 @@ export function mountMain(root: HTMLElement, ctx: ViewContext): void {
           }),
           name: names.get(id)!,
         };
+        // Her doze in the browser build: the stage stops drawing while nothing concerns her (docs/avatar.md).
+        const panel = p;
+        panel.stage?.onReady((stage) => {
+          const off = followDoze({ ctx, stage, on: panel.on, listenBadge: panel.parts.listenBadge });
+          const dispose = panel.dispose;
+          panel.dispose = () => {
+            off();
+            dispose();
+          };
+        });
         panels.set(id, p);
       }
       grid.append(p.el);

@@ -3,6 +3,7 @@ import { openPresets } from "../app/presets/presets.ts";
 import { bandToward } from "../app/relations/access.ts";
 import type { ViewContext } from "./context.ts";
 import { h, replace } from "./dom.ts";
+import { dozeRow, isDozeKey } from "./doze-controls.ts";
 import { handsFreeSwitch, isListenKey } from "./listen-controls.ts";
 import { isPresetKey, isRelationsKey, isSwitchKey } from "./settings/keys.ts";
 import { SWITCH_COPY, SWITCH_KEYS, type SwitchId, switchStates } from "./switches.ts";
@@ -44,6 +45,7 @@ export function mountQuick(root: HTMLElement, ctx: ViewContext): void {
       ...(Object.keys(SWITCH_KEYS) as SwitchId[]).map((id) => switchRow(ctx, id, false)),
       muteSwitch(ctx.kv),
       handsFreeSwitch(ctx.kv),
+      dozeRow(ctx.kv),
     );
     replace(
       rows,
@@ -67,7 +69,13 @@ export function mountQuick(root: HTMLElement, ctx: ViewContext): void {
   };
   render();
   ctx.kv.watch(
-    (k) => isPresetKey(k) || isRelationsKey(k) || isVoiceKey(k) || isSwitchKey(k) || isListenKey(k),
+    (k) =>
+      isPresetKey(k) ||
+      isRelationsKey(k) ||
+      isVoiceKey(k) ||
+      isSwitchKey(k) ||
+      isListenKey(k) ||
+      isDozeKey(k),
     render,
   );
 }

@@ -332,6 +332,16 @@ const harness = {
     const mesh = bed?.children[0] as THREE.Mesh | undefined;
     return mesh ? (mesh.material as THREE.Material).opacity : null;
   },
+  /** Her doze (docs/avatar.md "Dozing"): the wait in seconds (null never), activity, a hold keeping her awake. */
+  setDozeDelay(seconds: number | null) {
+    need().setDozeDelay(seconds);
+  },
+  wake() {
+    need().wake();
+  },
+  holdAwake(why: string, on: boolean) {
+    need().holdAwake(why, on);
+  },
   /** What the shell reports for the character's window: hidden or fully covered. */
   setOccluded(on: boolean) {
     need().setOccluded(on);

@@ -44,7 +44,10 @@ export interface InspectSource {
   renderer: THREE.WebGLRenderer;
   camera: THREE.Camera;
   cameraTarget: THREE.Vector3;
-  state: Pick<StageInspection, "running" | "frames" | "interval" | "emotion" | "posture" | "bed" | "events">;
+  state: Pick<
+    StageInspection,
+    "running" | "frames" | "interval" | "emotion" | "posture" | "bed" | "dozing" | "dozeLevel" | "events"
+  >;
 }
 
 /** A snapshot of the stage now. */
@@ -72,6 +75,8 @@ export function inspectStage(src: InspectSource): StageInspection {
     motionTime: m?.motion?.time ?? 0,
     posture: src.state.posture,
     bed: src.state.bed,
+    dozing: src.state.dozing,
+    dozeLevel: src.state.dozeLevel,
     expressions,
     morphs,
     renderer: {

@@ -95,12 +95,17 @@ export function createPacing(blendSeconds: number) {
     hidden,
     /**
      * What the character is doing now: `motion` (a clip plays), `ambient` (an ambient motion plays), `blink`
-     * (a blink is under way).
+     * (a blink is under way), `dozing` (she dozes, settled in her resting pose).
      */
-    need({ motion, ambient }: { motion: boolean; ambient: boolean }, blink: boolean): FrameNeed {
+    need(
+      { motion, ambient }: { motion: boolean; ambient: boolean },
+      blink: boolean,
+      dozing = false,
+    ): FrameNeed {
       const now = clock();
       const n: FrameNeed = {
         hidden: hidden(),
+        dozing,
         motion,
         ambient,
         expression: now - state.emotionAt < blendSeconds,

@@ -11,6 +11,7 @@ import {
   DEFAULT_BODY_SETTINGS,
 } from "../../protocol/body.ts";
 import { h, replace } from "../dom.ts";
+import { dozeSelect } from "../doze-controls.ts";
 import { mannersRows } from "./manners.ts";
 import { field, type Section, type SettingsScreen, sectionCard } from "./shared.ts";
 
@@ -60,6 +61,11 @@ export function mountBody(s: SettingsScreen): Section {
       field("Wakes up after (minutes)", minutes, "How long she sleeps after the backend puts her to bed."),
       h("label", { class: "check" }, reduced, " Reduced motion (no bed scene)"),
       ...mannersRows(kv, p.id),
+      field(
+        "Dozes after",
+        dozeSelect(kv),
+        "Every character on this device: with nothing going on she rests, eyes shut, and her stage draws nothing.",
+      ),
     );
   };
   return { card, render };
