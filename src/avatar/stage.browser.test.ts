@@ -369,7 +369,8 @@ describe("avatar stage in Chromium", () => {
     await h.page.evaluate(() => window.harness.setHidden(true));
     const hidden = await inspect();
     expect(hidden.running).toBe(false);
-    await h.page.waitForTimeout(1000);
+    // Thirty display frames of the page go by (the positive control: time passed, the page drew), hers none.
+    expect(await h.page.evaluate(() => window.harness.framesOver(30))).toEqual({ ticks: 30, drawn: 0 });
     expect((await inspect()).frames).toBe(hidden.frames);
     await h.page.evaluate(() => window.harness.setHidden(false));
     expect((await inspect()).running).toBe(true);
@@ -387,14 +388,15 @@ describe("avatar stage in Chromium", () => {
     const rate = (ms: number) => h.page.evaluate((t) => window.harness.frameRate(t), ms);
     expect((await inspect()).interval).toBe(IDLE_INTERVAL_MS);
     const idle = await rate(2000);
-    // At most the idle rate (a little over for timer jitter), and not stopped.
+    // At most the idle rate (a little over for timer jitter; a loaded machine only lowers it), and not stopped.
     expect(idle).toBeLessThanOrEqual(IDLE_FPS * 1.25);
-    expect(idle).toBeGreaterThan(IDLE_FPS / 4);
-    // cheer lasts 2.6 s: counted over its first 1.5 s.
+    expect(idle).toBeGreaterThan(0);
+    // cheer lasts 2.6 s: during it she draws on every display frame the page gets (counted in the page's own
+    // frames, so a machine too loaded for 60 a second still shows it; a frame or two may fall between ticks).
     await h.page.evaluate(() => window.harness.playCue({ motion_id: "cheer" }));
     expect((await inspect()).interval).toBe(0);
-    const moving = await rate(1500);
-    expect(moving).toBeGreaterThan(IDLE_FPS * 1.5);
+    const moving = await h.page.evaluate(() => window.harness.framesOver(12));
+    expect(moving.drawn).toBeGreaterThanOrEqual(moving.ticks - 2);
     await h.page.evaluate(() => window.harness.setOccluded(true));
     expect((await inspect()).running).toBe(false);
     expect(await rate(1000)).toBe(0);

@@ -354,6 +354,20 @@ const harness = {
     await new Promise((r) => setTimeout(r, ms));
     return ((s.inspect().frames - f0) * 1000) / (performance.now() - t0);
   },
+  /**
+   * Waits `ticks` display frames of the page (requestAnimationFrame) and returns how many frames the stage drew
+   * meanwhile: a count that does not depend on how fast a loaded machine draws.
+   */
+  async framesOver(ticks: number): Promise<{ ticks: number; drawn: number }> {
+    const s = need();
+    const f0 = s.inspect().frames;
+    await new Promise<void>((r) => {
+      let n = 0;
+      const tick = () => (++n >= ticks ? r() : requestAnimationFrame(tick));
+      requestAnimationFrame(tick);
+    });
+    return { ticks, drawn: s.inspect().frames - f0 };
+  },
   /** Pretends the window was hidden or shown (the browser fires visibilitychange the same way). */
   setHidden(hidden: boolean) {
     Object.defineProperty(document, "hidden", { configurable: true, get: () => hidden });
