@@ -49,6 +49,58 @@ export interface BubbleControl {
 
 const isLong = (t: string) => t.length > LONG_REPLY.chars || t.split("\n").length > LONG_REPLY.lines;
 
+/** What the bubble holds: the reply, the app's note, her first-run words, a hint. */
+interface BubbleSources {
+  reply: { text: string; streaming: boolean; fading: boolean } | null;
+  note: string | null;
+  first: Saying | null;
+  hint: (Saying & { fading: boolean }) | null;
+}
+
+/**
+ * What the bubble shows of `src`: a streaming reply first, then the note, the reply, the hint, her first-run
+ * words; its Chat and Settings buttons only where they can open (`canOpen`).
+ */
+function pickBubble(src: BubbleSources, canOpen: boolean): Bubble | null {
+  const { reply, note, first, hint } = src;
+  const opens = (acts: Bubble["actions"]) => acts.filter((a) => canOpen || a.action === "dismiss");
+  const speech = (text: string, more: Partial<Bubble> = {}): Bubble => ({
+    kind: "speech",
+    text,
+    commands: [],
+    actions: [],
+    streaming: false,
+    fading: false,
+    ...more,
+  });
+  const chat = (text: string) =>
+    isLong(text) ? opens([{ action: "chat", label: "Full reply in Chat" }]) : [];
+  if (reply?.streaming) return speech(reply.text, { streaming: true, actions: chat(reply.text) });
+  if (note !== null)
+    return {
+      kind: "note",
+      text: note,
+      commands: [],
+      actions: opens([
+        { action: "settings", label: "Settings" },
+        { action: "dismiss", label: "Dismiss" },
+      ]),
+      streaming: false,
+      fading: false,
+    };
+  if (reply) return speech(reply.text, { fading: reply.fading, actions: chat(reply.text) });
+  // The hint is short and fades: said first, then what she keeps saying.
+  if (hint)
+    return speech(hint.text, {
+      commands: hint.commands ?? [],
+      actions: opens(hint.actions ?? []),
+      fading: hint.fading,
+    });
+  if (first)
+    return speech(first.text, { commands: first.commands ?? [], actions: opens(first.actions ?? []) });
+  return null;
+}
+
 /**
  * Makes `view` follow the panel's replies (`…` as a reply starts, its words as they stream, its final words,
  * the fade BUBBLE_HOLD_MS after the turn; nothing for a turn that did not run), its errors as the app's note,
@@ -56,54 +108,15 @@ const isLong = (t: string) => t.length > LONG_REPLY.chars || t.split("\n").lengt
  */
 export function followReplies(on: PanelOn, view: BubbleView): BubbleControl {
   let canOpen = false;
-  let reply: { text: string; streaming: boolean; fading: boolean } | null = null;
-  let note: string | null = null;
-  let first: Saying | null = null;
-  let hint: (Saying & { fading: boolean }) | null = null;
+  let reply: BubbleSources["reply"] = null;
+  let note: BubbleSources["note"] = null;
+  let first: BubbleSources["first"] = null;
+  let hint: BubbleSources["hint"] = null;
   let timers: ReturnType<typeof setTimeout>[] = [];
   let hintTimers: ReturnType<typeof setTimeout>[] = [];
   let current: Bubble | null = null;
-  const opens = (acts: Bubble["actions"]) => acts.filter((a) => canOpen || a.action === "dismiss");
-
-  const pick = (): Bubble | null => {
-    const speech = (text: string, more: Partial<Bubble> = {}): Bubble => ({
-      kind: "speech",
-      text,
-      commands: [],
-      actions: [],
-      streaming: false,
-      fading: false,
-      ...more,
-    });
-    const chat = (text: string) =>
-      isLong(text) ? opens([{ action: "chat", label: "Full reply in Chat" }]) : [];
-    if (reply?.streaming) return speech(reply.text, { streaming: true, actions: chat(reply.text) });
-    if (note !== null)
-      return {
-        kind: "note",
-        text: note,
-        commands: [],
-        actions: opens([
-          { action: "settings", label: "Settings" },
-          { action: "dismiss", label: "Dismiss" },
-        ]),
-        streaming: false,
-        fading: false,
-      };
-    if (reply) return speech(reply.text, { fading: reply.fading, actions: chat(reply.text) });
-    // The hint is short and fades: said first, then what she keeps saying.
-    if (hint)
-      return speech(hint.text, {
-        commands: hint.commands ?? [],
-        actions: opens(hint.actions ?? []),
-        fading: hint.fading,
-      });
-    if (first)
-      return speech(first.text, { commands: first.commands ?? [], actions: opens(first.actions ?? []) });
-    return null;
-  };
   const render = () => {
-    const next = pick();
+    const next = pickBubble({ reply, note, first, hint }, canOpen);
     if (JSON.stringify(next) === JSON.stringify(current)) return;
     current = next;
     if (next) view.show(next);
