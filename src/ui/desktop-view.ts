@@ -50,7 +50,6 @@ export function mountDesktop(root: HTMLElement, ctx: ViewContext): void {
       ctx,
       stage,
       on: panel.on,
-      listenBadge: panel.parts.listenBadge,
       bodyOf: link ? presetId : undefined,
     });
   });

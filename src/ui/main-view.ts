@@ -54,7 +54,7 @@ export function mountMain(root: HTMLElement, ctx: ViewContext): void {
         // Her doze in the browser build: the stage stops drawing while nothing concerns her (docs/avatar.md).
         const panel = p;
         panel.stage?.onReady((stage) => {
-          const off = followDoze({ ctx, stage, on: panel.on, listenBadge: panel.parts.listenBadge });
+          const off = followDoze({ ctx, stage, on: panel.on });
           const dispose = panel.dispose;
           panel.dispose = () => {
             off();

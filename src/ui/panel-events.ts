@@ -1,8 +1,10 @@
 /**
  * What a panel tells the view around it (the desktop view's bubble, docs/desktop.md): a turn running, the reply
- * of the turn playing now as it streams, that reply's end, and a message the user sent. Typed by name, so a
+ * of the turn playing now as it streams, that reply's end, a message the user sent, and her listening state. Typed by name, so a
  * follower reads the panel's words, never its DOM.
  */
+
+import type { ListenState } from "../voice/listen/listening.ts";
 
 /** The panel's events and what each carries. */
 export interface PanelEvents {
@@ -19,6 +21,8 @@ export interface PanelEvents {
   error: string;
   /** The user sent a message (its text, trimmed). */
   sent: string;
+  /** Her listening changed state (`off`, `listening`, `hearing`, `talking`…: panel-listen.ts). */
+  listening: ListenState;
 }
 
 export type PanelEventName = keyof PanelEvents;
@@ -38,6 +42,7 @@ export function createPanelEvents(): {
     "reply-end": new Set(),
     error: new Set(),
     sent: new Set(),
+    listening: new Set(),
   };
   return {
     on(name, f) {

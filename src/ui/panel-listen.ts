@@ -44,6 +44,8 @@ export function createPanelListen(o: {
   stop(): void;
   send(text: string): void;
   note(message: string): void;
+  /** Her listening changed state (the panel's `listening` event). */
+  onState?(state: ListenState): void;
 }) {
   const { view, kv } = o;
   const timeline: ListenEvent[] = [];
@@ -97,6 +99,7 @@ export function createPanelListen(o: {
       }
       view.el.classList.toggle("listening", open);
       talkBtn.classList.toggle("held", state === "talking");
+      o.onState?.(state);
       // For whoever inspects the page (tests, bench:listen: listen-event.ts); nothing in the app listens.
       chatBadge.dispatchEvent(
         new CustomEvent(LISTEN_EVENT, { detail: { presetId: o.presetId, state, timeline }, bubbles: true }),

@@ -236,6 +236,7 @@ export function createPanel(opts: PanelOptions): Panel {
     herVoice: () => voice.active() || (queue.busy() && speaks(kv, presetId)),
     stop: stopAll,
     send,
+    onState: (state) => events.emit("listening", state),
     note: (message) =>
       view.log.append(h("div", { class: "voice-note", role: "note", "data-testid": "listen-note" }, message)),
   });

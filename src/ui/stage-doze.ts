@@ -6,19 +6,18 @@
  */
 import type { StageHandle } from "../avatar/stage.ts";
 import { DOZE_KEY, dozeDelayOf } from "../protocol/doze.ts";
+import type { ListenState } from "../voice/listen/listening.ts";
 import type { ViewContext } from "./context.ts";
 import type { PanelOn } from "./panel-events.ts";
 
 /** The listening states in which the user speaks or their words are on their way (not merely listening). */
-const USER_SPEAKS = new Set(["starting", "hearing", "talking", "transcribing"]);
+const USER_SPEAKS = new Set<ListenState>(["starting", "hearing", "talking", "transcribing"]);
 
 export interface DozeFollow {
   ctx: ViewContext;
   stage: StageHandle;
-  /** The panel's events: a message sent, a turn under way. */
+  /** The panel's events: a message sent, a turn under way, her listening state. */
   on: PanelOn;
-  /** The listening mark on her stage: its `data-state` is the listening state. */
-  listenBadge?: HTMLElement;
   /** Main's desktop window: the preset whose body the host pauses while she dozes. */
   bodyOf?: string;
 }
@@ -38,6 +37,7 @@ export function followDoze(f: DozeFollow): () => void {
     ctx.kv.watch(DOZE_KEY, apply),
     f.on("sent", () => stage.wake()),
     f.on("busy", (on) => stage.holdAwake("turn", on)),
+    f.on("listening", (state) => stage.holdAwake("voice", USER_SPEAKS.has(state))),
     stage.onDoze((on) => {
       dozing = on;
       tell();
@@ -45,13 +45,6 @@ export function followDoze(f: DozeFollow): () => void {
     // A new connection (the host restarted, the page reconnected) hears where she is.
     ctx.bridge.onHello(tell),
   ];
-  const badge = f.listenBadge;
-  if (badge && typeof MutationObserver === "function") {
-    const seen = () => stage.holdAwake("voice", USER_SPEAKS.has(badge.dataset.state ?? ""));
-    const observer = new MutationObserver(seen);
-    observer.observe(badge, { attributes: true, attributeFilter: ["data-state"] });
-    offs.push(() => observer.disconnect());
-  }
   return () => {
     for (const off of offs) off();
   };
