@@ -245,13 +245,17 @@ describe("her bubble and the first run on an X desktop", { timeout: 120_000 }, (
     expect(first).toMatchObject({ kind: "speech", commands: ["ollama serve", "ollama pull scripted-model"] });
     const her = await herWindow();
     checkPlace(first, her);
-    // The commands are drawn (dark code lines in the bubble), and the sign on her.
-    const { screen } = await herPixels();
-    let codeRows = 0;
-    for (let py = first.y; py < first.y + first.height; py++)
-      if (sameColour(screen.at(first.x + 20, py), [0x1d, 0x22, 0x30], 10)) codeRows++;
-    expect(codeRows).toBeGreaterThan(20);
-    expect(sameColour(screen.at(her.x + W.width + SIGN.dx, her.y + SIGN.dy), SIGN.colour, 20)).toBe(true);
+    // The commands are drawn (dark code lines in the bubble), and the sign on her: read from the screen until the
+    // bubble's page has painted what its window was placed for (the shell reports the place before the paint).
+    await waitFor("the commands and the sign drawn", async () => {
+      const { screen } = await herPixels();
+      let codeRows = 0;
+      for (let py = first.y; py < first.y + first.height; py++)
+        if (sameColour(screen.at(first.x + 20, py), [0x1d, 0x22, 0x30], 10)) codeRows++;
+      return (
+        codeRows > 20 && sameColour(screen.at(her.x + W.width + SIGN.dx, her.y + SIGN.dy), SIGN.colour, 20)
+      );
+    });
     expect(shellLog).toContain(`[shell] tray sign: ${NO_BACKEND}`);
     await shot("first-run");
   });

@@ -44,12 +44,12 @@ export interface XWindow {
 
 /** The visible windows of WM_CLASS `cls` with their title and geometry. */
 export async function windowsOfClass(desk: Pick<XDesktop, "x">, cls: string): Promise<XWindow[]> {
-  const ids = (await desk.x("xdotool", ["search", "--onlyvisible", "--class", `^${cls}$`]).catch(() => ""))
-    .split("\n")
-    .filter(Boolean);
+  const ids = (await searchClass(desk, cls)).split("\n").filter(Boolean);
   const out: XWindow[] = [];
   for (const id of ids) {
-    const info = await desk.x("xwininfo", ["-id", id]);
+    // A window that went away since the search is not listed.
+    const info = await desk.x("xwininfo", ["-id", id]).catch(() => null);
+    if (info === null) continue;
     const num = (k: string) => Number(new RegExp(`${k}:\\s+(-?\\d+)`).exec(info)![1]);
     out.push({
       id,
@@ -61,6 +61,21 @@ export async function windowsOfClass(desk: Pick<XDesktop, "x">, cls: string): Pr
     });
   }
   return out;
+}
+
+/**
+ * The ids of class `cls`'s visible windows. xdotool ends in error, having listed nothing, when a window it walks
+ * goes away under it (a menu, a bubble, a window closing); that walk is read again, since it says nothing about
+ * the windows that stay. Finding none also ends in error, without an X error: that is an empty list.
+ */
+async function searchClass(desk: Pick<XDesktop, "x">, cls: string): Promise<string> {
+  for (let walk = 0; ; walk++) {
+    try {
+      return await desk.x("xdotool", ["search", "--onlyvisible", "--class", `^${cls}$`]);
+    } catch (e) {
+      if (walk >= 20 || !/BadWindow|X Error|BadDrawable|BadMatch/i.test((e as Error).message)) return "";
+    }
+  }
 }
 
 /** Whether two colours are within `tol` on every channel. */
