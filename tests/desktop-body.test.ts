@@ -23,7 +23,7 @@ import { countSpawns, startXSession, waitFor, type XSession } from "../host/x11/
 import { createIngressClient } from "../Mods/avatar/src/ingress-client.ts";
 import { buildServer } from "../Mods/avatar/src/server.ts";
 import { menuOf } from "../shell/core.js";
-import { grabRoot, sameColour, windowsOfClass } from "../shell/gtk/testing/x-desktop.ts";
+import { grabRoot, sameColour, widestRun, windowsOfClass } from "../shell/gtk/testing/x-desktop.ts";
 import { closePet, openPet, savePreset } from "../src/app/presets/presets.ts";
 import {
   BODY_EVENT,
@@ -158,18 +158,7 @@ async function drawnRows(): Promise<number> {
  */
 async function onHer(): Promise<[number, number]> {
   const { her, hers } = await herPixels();
-  let best = { len: 0, x: 0, y: 0 };
-  for (let py = her.y + Math.round(W.height * 0.3); py < her.y + W.height * 0.8; py += 4) {
-    let start = -1;
-    for (let px = her.x; px <= her.x + W.width; px++) {
-      const on = px < her.x + W.width && hers(px, py);
-      if (on && start < 0) start = px;
-      if (!on && start >= 0) {
-        if (px - start > best.len) best = { len: px - start, x: Math.round((start + px) / 2), y: py };
-        start = -1;
-      }
-    }
-  }
+  const best = widestRun({ x: her.x, y: her.y, w: W.width, h: W.height }, hers, [0.3, 0.8]);
   if (best.len < 8) throw new Error("she is not drawn in her window");
   return [best.x, best.y];
 }

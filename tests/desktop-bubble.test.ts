@@ -19,7 +19,7 @@ import { startXSession, waitFor, type XSession } from "../host/x11/testing.ts";
 import { BUBBLE_MAX_HEIGHT } from "../shell/bubble-place.js";
 import type { Rect, ShellToHost } from "../shell/contract.ts";
 import { BUBBLE_TAIL } from "../shell/core.js";
-import { grabRoot, sameColour, windowsOfClass } from "../shell/gtk/testing/x-desktop.ts";
+import { grabRoot, sameColour, widestRun, windowsOfClass } from "../shell/gtk/testing/x-desktop.ts";
 import { backendStatusKey } from "../src/protocol/backend-status.ts";
 import { desktopSettingsKey } from "../src/protocol/body.ts";
 import { characterPreset, PRESET_KEYS } from "../src/protocol/preset.ts";
@@ -128,18 +128,7 @@ async function herPixels() {
 /** A point on her: the middle of the widest run of her pixels on the rows from 30 % to 70 % of her window. */
 async function onHer(): Promise<[number, number]> {
   const { her, hers } = await herPixels();
-  let best = { len: 0, x: 0, y: 0 };
-  for (let py = her.y + Math.round(W.height * 0.3); py < her.y + W.height * 0.7; py += 4) {
-    let start = -1;
-    for (let px = her.x; px <= her.x + W.width; px++) {
-      const on = px < her.x + W.width && hers(px, py);
-      if (on && start < 0) start = px;
-      if (!on && start >= 0) {
-        if (px - start > best.len) best = { len: px - start, x: Math.round((start + px) / 2), y: py };
-        start = -1;
-      }
-    }
-  }
+  const best = widestRun({ x: her.x, y: her.y, w: W.width, h: W.height }, hers, [0.3, 0.7]);
   if (best.len < 8) throw new Error("she is not drawn in her window");
   return [best.x, best.y];
 }

@@ -33,6 +33,7 @@ import {
   startClickLogXterm,
   startXDesktop,
   waitFor,
+  widestRun,
   windowsOfClass,
   type XDesktop,
 } from "./testing/x-desktop.ts";
@@ -78,20 +79,9 @@ function herPixels(shot: Screenshot, w: { x: number; y: number; w: number; h: nu
  * height (her body, whatever her look: a short skirt leaves only her legs at mid-height).
  */
 function onHer(shot: Screenshot, w: { x: number; y: number; w: number; h: number }): [number, number] {
-  let best: [number, number, number] = [0, 0, 0];
-  for (let y = Math.round(w.y + w.h * 0.3); y < w.y + w.h * 0.8; y += 4) {
-    let start = -1;
-    for (let x = w.x; x <= w.x + w.w; x++) {
-      const hers = x < w.x + w.w && !same(shot.at(x, y), BELOW, 12);
-      if (hers && start < 0) start = x;
-      if (!hers && start >= 0) {
-        if (x - start > best[1] - best[0]) best = [start, x, y];
-        start = -1;
-      }
-    }
-  }
-  if (best[1] - best[0] < 24) throw new Error("she is not drawn between 30% and 80% of her height");
-  return [Math.round((best[0] + best[1]) / 2), best[2]];
+  const best = widestRun(w, (x, y) => !same(shot.at(x, y), BELOW, 12));
+  if (best.len < 24) throw new Error("she is not drawn between 30% and 80% of her height");
+  return [best.x, best.y];
 }
 
 // Her window's first place on this 1280×800 screen: bottom right of the work area, standing on its floor

@@ -78,6 +78,30 @@ async function searchClass(desk: Pick<XDesktop, "x">, cls: string): Promise<stri
   }
 }
 
+/**
+ * Where a character is drawn in `box`: the middle of the widest horizontal run of pixels `on` says are hers, on
+ * every 4th row from `rows[0]` to `rows[1]` of the box's height (her body, whatever her look); `len` 0 for none.
+ */
+export function widestRun(
+  box: { x: number; y: number; w: number; h: number },
+  on: (x: number, y: number) => boolean,
+  rows: [number, number] = [0.3, 0.8],
+): { x: number; y: number; len: number } {
+  let best = { len: 0, x: 0, y: 0 };
+  for (let py = box.y + Math.round(box.h * rows[0]); py < box.y + box.h * rows[1]; py += 4) {
+    let start = -1;
+    for (let px = box.x; px <= box.x + box.w; px++) {
+      const hers = px < box.x + box.w && on(px, py);
+      if (hers && start < 0) start = px;
+      if (!hers && start >= 0) {
+        if (px - start > best.len) best = { len: px - start, x: Math.round((start + px) / 2), y: py };
+        start = -1;
+      }
+    }
+  }
+  return best;
+}
+
 /** Whether two colours are within `tol` on every channel. */
 export const sameColour = (a: number[], b: number[], tol = 6) =>
   a.every((v, i) => Math.abs(v - b[i]!) <= tol);
