@@ -9,8 +9,6 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/client";
-import { connectClient, type ServedMcp, serveMcp } from "@yui/mod-kit";
 import { freePort, waitFor } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connectHostBridge, type HostBridge } from "../host/chat/host-bridge.ts";
@@ -18,8 +16,6 @@ import { type BodyHost, startBodyHost } from "../host/desktop/testing.ts";
 import { writeHostSecret } from "../host/launch-secret.ts";
 import { nodeConnect } from "../host/push-socket.ts";
 import { secretHeaders } from "../host/server/testing.ts";
-import { createIngressClient } from "../Mods/avatar/src/ingress-client.ts";
-import { buildServer } from "../Mods/avatar/src/server.ts";
 import { Addressing } from "../src/app/addressing/addressing.ts";
 import { relationsFromStore } from "../src/app/tools/relation.ts";
 import { createWindowTools } from "../src/app/tools/window-tools.ts";
@@ -35,6 +31,7 @@ import {
   type ScriptedBackend,
   startScriptedBackend,
 } from "../tools/scripted-backend/server.ts";
+import { startAvatarMod } from "../tools/testing/avatar-mod.ts";
 import { scriptedInvoke } from "../tools/testing/invoke.ts";
 import { runYui } from "../tools/testing/yui-process.ts";
 
@@ -157,21 +154,9 @@ describe("body_action past the body's limit answers timeout and she stops where 
   });
 
   it("the avatar mod through the ingress: the tool error carries timeout", async () => {
-    const port = await freePort();
-    body.host.store.set(AGENT_NOTIFY_KEY, { enabled: true, port }, "test");
-    let mod: ServedMcp | undefined;
-    let client: Awaited<ReturnType<typeof connectClient>> | undefined;
+    const avatar = await startAvatarMod(body.host.store, await freePort());
     try {
-      mod = await serveMcp({
-        name: "avatar",
-        version: "0",
-        port: 0,
-        build: () => buildServer(createIngressClient(`http://127.0.0.1:${port}`)),
-      });
-      const mcp = await connectClient(mod.url);
-      client = mcp;
-      const call = (name: string, args: Record<string, unknown> = {}) =>
-        mcp.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+      const call = avatar.call;
       await waitFor("the ingress bound", async () => !(await call("get_body_state")).isError);
       const way = await farCorner();
       const r = await call("move_to", { spot: way.spot });
@@ -181,8 +166,7 @@ describe("body_action past the body's limit answers timeout and she stops where 
       ]);
       await expectStoppedOnHerWay(way);
     } finally {
-      await client?.close();
-      await mod?.close();
+      await avatar.close();
       body.host.store.set(AGENT_NOTIFY_KEY, { enabled: false }, "test");
     }
   });

@@ -10,7 +10,6 @@ import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { CallToolResult } from "@modelcontextprotocol/client";
-import { connectClient, type ServedMcp, serveMcp } from "@yui/mod-kit";
 import { freePort } from "@yui/mod-kit/testing";
 import { chromium } from "playwright-core";
 import sharp from "sharp";
@@ -20,8 +19,6 @@ import { type DesktopApp, startDesktopApp } from "../host/desktop/desktop-cli.ts
 import { bridgeClient } from "../host/server/testing.ts";
 import { openStore } from "../host/store/store.ts";
 import { countSpawns, startXSession, waitFor, type XSession } from "../host/x11/testing.ts";
-import { createIngressClient } from "../Mods/avatar/src/ingress-client.ts";
-import { buildServer } from "../Mods/avatar/src/server.ts";
 import { menuOf } from "../shell/core.js";
 import { grabRoot, sameColour, widestRun, windowsOfClass } from "../shell/gtk/testing/x-desktop.ts";
 import { closePet, openPet, savePreset } from "../src/app/presets/presets.ts";
@@ -34,8 +31,9 @@ import {
   type OcclusionEvent,
 } from "../src/protocol/body.ts";
 import { characterPreset, PRESET_KEYS } from "../src/protocol/preset.ts";
-import { AGENT_NOTIFY_KEY, SWITCH_KEYS } from "../src/protocol/store-keys.ts";
+import { SWITCH_KEYS } from "../src/protocol/store-keys.ts";
 import { chatStream, type ScriptedBackend, startScriptedBackend } from "../tools/scripted-backend/server.ts";
+import { type AvatarMod, startAvatarMod } from "../tools/testing/avatar-mod.ts";
 import { CHROMIUM_ARGS, CHROMIUM_PATH } from "../tools/testing/chromium.ts";
 import { runYui } from "../tools/testing/yui-process.ts";
 
@@ -49,13 +47,11 @@ let x: XSession;
 let app: DesktopApp;
 let dataDir = "";
 let backend: ScriptedBackend;
-let mod: ServedMcp;
-let client: Awaited<ReturnType<typeof connectClient>>;
+let avatar: AvatarMod;
 /** What main's body did by herself, or why not (DesktopApp's bodyLog). */
 const bodyLog: string[] = [];
 
-const call = (name: string, args: Record<string, unknown> = {}) =>
-  client.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const call = (name: string, args: Record<string, unknown> = {}) => avatar.call(name, args);
 const text = (r: CallToolResult) => r.content.map((c) => (c.type === "text" ? c.text : "")).join("");
 /** A gesture's outcome as the agent sees it: ok, or the reason word of the tool error. */
 async function gesture(name: string, args: Record<string, unknown> = {}): Promise<string> {
@@ -210,15 +206,8 @@ beforeAll(async () => {
     log: (l) => env.YUI_SHELL_DEBUG && process.stderr.write(`${l}\n`),
     bodyLog: (l) => bodyLog.push(l),
   });
-  app.host.store.set(AGENT_NOTIFY_KEY, { enabled: true, port: ingressPort }, "test");
   app.host.store.set(SWITCH_KEYS.screen, { enabled: true }, "test");
-  mod = await serveMcp({
-    name: "avatar",
-    version: "0",
-    port: 0,
-    build: () => buildServer(createIngressClient(`http://127.0.0.1:${ingressPort}`)),
-  });
-  client = await connectClient(mod.url);
+  avatar = await startAvatarMod(app.host.store, ingressPort);
   // Main's page loaded and attached the executor; the first reading of the desktop is in.
   await waitFor("main's body attached", async () => app.host.body.current() !== null, 60_000);
   await waitFor("her body read", async () => !(await call("get_body_state")).isError, 30_000);
@@ -227,8 +216,7 @@ beforeAll(async () => {
 }, 180_000);
 
 afterAll(async () => {
-  await client?.close();
-  await mod?.close();
+  await avatar?.close();
   await app?.stop();
   await backend?.close();
   await x?.close();

@@ -8,25 +8,20 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/client";
-import { connectClient, type ServedMcp, serveMcp } from "@yui/mod-kit";
 import { freePort } from "@yui/mod-kit/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type DesktopApp, startDesktopApp } from "../host/desktop/desktop-cli.ts";
 import { openStore } from "../host/store/store.ts";
 import { startXSession, waitFor, type XSession } from "../host/x11/testing.ts";
-import { createIngressClient } from "../Mods/avatar/src/ingress-client.ts";
-import { buildServer } from "../Mods/avatar/src/server.ts";
 import { desktopSettingsKey } from "../src/protocol/body.ts";
 import { DOZE_KEY } from "../src/protocol/doze.ts";
-import { AGENT_NOTIFY_KEY } from "../src/protocol/store-keys.ts";
+import { type AvatarMod, startAvatarMod } from "../tools/testing/avatar-mod.ts";
 
 const W = { width: 360, height: 560 };
 let x: XSession;
 let app: DesktopApp;
 let dataDir = "";
-let mod: ServedMcp;
-let client: Awaited<ReturnType<typeof connectClient>>;
+let avatar: AvatarMod;
 const bodyLog: string[] = [];
 const DOZING = "dozing: her own moves pause";
 const AWAKE = "awake: her own moves resume";
@@ -80,8 +75,7 @@ async function onHer(): Promise<[number, number]> {
 }
 const away = () => x.x("xdotool", ["mousemove", "5", "5"]);
 
-const call = (name: string, args: Record<string, unknown> = {}) =>
-  client.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const call = (name: string, args: Record<string, unknown> = {}) => avatar.call(name, args);
 
 beforeAll(async () => {
   x = await startXSession();
@@ -102,21 +96,13 @@ beforeAll(async () => {
     log: (l) => env.YUI_SHELL_DEBUG && process.stderr.write(`${l}\n`),
     bodyLog: (l) => bodyLog.push(l),
   });
-  app.host.store.set(AGENT_NOTIFY_KEY, { enabled: true, port: ingressPort }, "test");
-  mod = await serveMcp({
-    name: "avatar",
-    version: "0",
-    port: 0,
-    build: () => buildServer(createIngressClient(`http://127.0.0.1:${ingressPort}`)),
-  });
-  client = await connectClient(mod.url);
+  avatar = await startAvatarMod(app.host.store, ingressPort);
   await waitFor("main's body attached", async () => app.host.body.current() !== null, 60_000);
   await away();
 }, 180_000);
 
 afterAll(async () => {
-  await client?.close();
-  await mod?.close();
+  await avatar?.close();
   await app?.stop();
   await x?.close();
   if (dataDir) rmSync(dataDir, { recursive: true, force: true });
